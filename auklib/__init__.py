@@ -1,0 +1,45 @@
+"""auklib: kappa curves, the AUK and multi-class AUC, in scikit-learn's style.
+
+The AUK is the area under the kappa curve of Kaymak, Ben-David & Potharst
+(2012): Cohen's kappa plotted against the false positive rate.
+"""
+
+from ._validation import UndefinedMetricWarning
+from .curves import (
+    KappaOptimalPoint,
+    auk_from_roc,
+    auk_score,
+    kappa_curve,
+    kappa_optimal_point,
+    roc_convex_hull,
+)
+from .display import KappaCurveDisplay
+from .kappa import kappa_from_confusion, kappa_from_rates, tpr_from_kappa
+from .multiclass import (
+    PairwiseAUC,
+    hand_till_score,
+    hand_till_table,
+    mww_ranked_table,
+    mww_statistic,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "KappaCurveDisplay",
+    "KappaOptimalPoint",
+    "PairwiseAUC",
+    "UndefinedMetricWarning",
+    "auk_from_roc",
+    "auk_score",
+    "hand_till_score",
+    "hand_till_table",
+    "kappa_curve",
+    "kappa_from_confusion",
+    "kappa_from_rates",
+    "kappa_optimal_point",
+    "mww_ranked_table",
+    "mww_statistic",
+    "roc_convex_hull",
+    "tpr_from_kappa",
+]

@@ -1,0 +1,202 @@
+"""Input checks shared by every public function.
+
+Each check either returns clean float64/int64/bool arrays or raises a
+``ValueError``/``TypeError`` whose message names the argument and the
+problem.  The checks are O(n) wherever the dtype allows it (no ``np.unique``
+on numeric labels), because validation is a large share of the run time of a
+metric on millions of scores.
+"""
+
+import numbers
+import warnings
+
+import numpy as np
+
+__all__ = ["UndefinedMetricWarning"]
+
+
+class UndefinedMetricWarning(UserWarning):
+    """Warning raised when a metric is undefined for the given input.
+
+    The metric is then returned as NaN, as scikit-learn does.
+    """
+
+
+def _as_1d_numeric(x, name, *, finite=True):
+    """Return ``x`` as a 1-D numeric array or raise a named error."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be an array of numbers, got a string.")
+    arr = np.asarray(x)
+    if arr.dtype.kind == "O":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must contain numbers only; got values of dtype object "
+                "that cannot be converted to float."
+            ) from None
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must contain numbers; got dtype {arr.dtype} "
+            f"(for example {arr.ravel()[:1].tolist()})."
+        )
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D with one value per sample; got an array of "
+            f"shape {arr.shape}."
+        )
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty; at least one sample is needed.")
+    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        bad = "NaN" if np.isnan(arr).any() else "infinite values"
+        raise ValueError(f"{name} contains {bad}; all values must be finite.")
+    if arr.dtype.kind == "b":
+        arr = arr.view(np.uint8)
+    return arr
+
+
+def _check_sample_weight(sample_weight, n):
+    """Return float64 weights of length ``n`` (or None) after checking them."""
+    if sample_weight is None:
+        return None
+    w = _as_1d_numeric(sample_weight, "sample_weight", finite=False)
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} values but there are {n} samples."
+        )
+    w = w.astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if (w < 0).any():
+        raise ValueError("sample_weight contains negative values.")
+    if not (w > 0).any():
+        raise ValueError("sample_weight is zero for every sample.")
+    return w
+
+
+def _binary_labels(y_true, pos_label):
+    """Return a boolean array ``y == pos_label`` after checking ``y_true``.
+
+    ``y_true`` must hold at most two distinct values.  Without ``pos_label``
+    the labels must be {0, 1}, {-1, 1} or bool, and the positive class is 1
+    (True).  A single class is allowed here; callers decide what it means.
+    """
+    if isinstance(y_true, (str, bytes)):
+        raise TypeError("y_true must be an array of labels, got a string.")
+    y = np.asarray(y_true)
+    if y.ndim != 1:
+        raise ValueError(
+            f"y_true must be 1-D with one label per sample; got shape {y.shape}."
+        )
+    if y.shape[0] == 0:
+        raise ValueError("y_true is empty; at least one sample is needed.")
+    if y.dtype.kind in "biuf":
+        if y.dtype.kind == "b":
+            y = y.view(np.uint8)
+        if y.dtype.kind == "f":
+            if not np.isfinite(y).all():
+                raise ValueError("y_true contains NaN or infinite values.")
+        lo, hi = y.min(), y.max()
+        n_hi = np.count_nonzero(y == hi)
+        n_lo = np.count_nonzero(y == lo) if lo != hi else 0
+        if n_lo + n_hi != y.shape[0]:
+            kind = "continuous" if y.dtype.kind == "f" and not np.all(
+                np.mod(y, 1) == 0
+            ) else "multiclass"
+            raise ValueError(
+                f"y_true must be binary (two distinct labels); got {kind} "
+                "targets with more than two distinct values."
+            )
+        classes = [lo] if lo == hi else [lo, hi]
+        classes = [c.item() for c in classes]
+    else:
+        try:
+            classes = np.unique(y).tolist()
+        except TypeError:
+            raise TypeError(
+                "y_true mixes label types that cannot be compared."
+            ) from None
+        if len(classes) > 2:
+            raise ValueError(
+                f"y_true must be binary (two distinct labels); got "
+                f"{len(classes)} classes: {classes[:5]}."
+            )
+
+    if pos_label is None:
+        allowed = ({0, 1}, {-1, 1}, {0}, {1}, {-1})
+        if set(classes) not in allowed:
+            raise ValueError(
+                f"y_true has labels {classes}; without pos_label they must be "
+                "{0, 1}, {-1, 1} or bool. Pass pos_label to say which label "
+                "is the positive class."
+            )
+        pos_label = 1
+    elif pos_label not in classes:
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a label of y_true "
+            f"(labels present: {classes})."
+        )
+    return np.asarray(y_true) == pos_label
+
+
+def _check_same_length(**arrays):
+    lengths = {k: len(v) for k, v in arrays.items()}
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        raise ValueError(f"Inputs have different numbers of samples: {desc}.")
+
+
+def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
+    """Validate the usual (y_true, y_score) pair of a binary metric.
+
+    Returns ``(y_pos, score, weight)``: a boolean array, a numeric 1-D array
+    and float64 weights or None.
+    """
+    score = _as_1d_numeric(y_score, "y_score")
+    y_pos = _binary_labels(y_true, pos_label)
+    _check_same_length(y_true=y_pos, y_score=score)
+    weight = _check_sample_weight(sample_weight, score.shape[0])
+    return y_pos, score, weight
+
+
+def _check_prevalence(prevalence):
+    p = np.asarray(prevalence, dtype=np.float64) if _is_numeric(prevalence) else None
+    if p is None:
+        raise TypeError(f"prevalence must be a number, got {type(prevalence).__name__}.")
+    if not np.all(np.isfinite(p)) or np.any(p <= 0) or np.any(p >= 1):
+        raise ValueError(
+            f"prevalence must lie strictly between 0 and 1; got {prevalence!r}."
+        )
+    return p
+
+
+def _check_rates(x, name):
+    if not _is_numeric(x):
+        raise TypeError(f"{name} must be a number or an array of numbers.")
+    arr = np.asarray(x, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    if np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError(f"{name} must lie in [0, 1]; got values outside it.")
+    return arr
+
+
+def _is_numeric(x):
+    if isinstance(x, numbers.Number) and not isinstance(x, bool):
+        return True
+    try:
+        arr = np.asarray(x)
+    except Exception:  # pragma: no cover - exotic containers
+        return False
+    return arr.dtype.kind in "iuf"
+
+
+def _check_option(value, name, options):
+    if value not in options:
+        raise ValueError(
+            f"{name}={value!r} is not supported; choose one of {list(options)}."
+        )
+
+
+def _warn_undefined(message):
+    warnings.warn(message, UndefinedMetricWarning, stacklevel=3)

@@ -1,0 +1,202 @@
+"""Cohen's kappa of a binary classifier, from counts and from ROC rates.
+
+Equation numbers refer to Kaymak, Ben-David & Potharst (2012) in its 2010
+report version, which numbers the equations (1)-(26).
+"""
+
+import numpy as np
+
+from ._validation import (
+    _check_prevalence,
+    _check_rates,
+    _is_numeric,
+    _warn_undefined,
+)
+
+__all__ = ["kappa_from_confusion", "kappa_from_rates", "tpr_from_kappa"]
+
+
+def _kappa_counts(tp, fn, fp, tn):
+    """Cohen's kappa of 2x2 tables, no checks; 0/0 gives NaN silently.
+
+    Written as ``2 (TP TN - FN FP) / (p_hat n + p n_hat)`` (times the total
+    squared), which equals eqs. (11)-(12) and needs no normalisation.
+    """
+    num = 2.0 * (tp * tn - fn * fp)
+    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return num / den
+
+
+def kappa_from_confusion(tp, fn, fp, tn):
+    """Cohen's kappa of a binary confusion matrix.
+
+    Implements eqs. (1), (11) and (12) of Kaymak et al.: with accuracy
+    ``a = TP + TN`` and chance agreement ``p_c = p p_hat + n n_hat`` (all as
+    fractions of the total), ``kappa = (a - p_c) / (1 - p_c)``.
+
+    Parameters
+    ----------
+    tp, fn, fp, tn : float or array-like
+        Counts or fractions of true positives, false negatives, false
+        positives and true negatives.  They broadcast against each other, so
+        arrays give one kappa per table.  They need not sum to 1.
+
+    Returns
+    -------
+    kappa : float or ndarray
+        Cohen's kappa in [-1, 1], a float for scalar input.  NaN (with an
+        :class:`~auklib.UndefinedMetricWarning`) where chance agreement is
+        certain, i.e. when the truth or the prediction puts everything in one
+        class and the other is empty.
+
+    Raises
+    ------
+    ValueError
+        If a count is negative, NaN or infinite, or a table sums to zero.
+    TypeError
+        If a count is not numeric.
+
+    References
+    ----------
+    .. [1] J. Cohen, "A coefficient of agreement for nominal scales",
+       Educational and Psychological Measurement 20, 37-46, 1960.
+    .. [2] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
+       alternative to the AUC", Engineering Applications of Artificial
+       Intelligence 25(5), 1082-1089, 2012.
+
+    Examples
+    --------
+    Classifier A of the paper's Table 1:
+
+    >>> from auklib import kappa_from_confusion
+    >>> round(kappa_from_confusion(tp=0.05, fn=0.02, fp=0.03, tn=0.90), 3)
+    0.64
+    >>> kappa_from_confusion([5, 4], [2, 2], [3, 3], [90, 91]).round(3)
+    array([0.64 , 0.589])
+    """
+    names = ("tp", "fn", "fp", "tn")
+    arrays = []
+    for name, value in zip(names, (tp, fn, fp, tn)):
+        if not _is_numeric(value):
+            raise TypeError(f"{name} must be a number or an array of numbers.")
+        arr = np.asarray(value, dtype=np.float64)
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} contains NaN or infinite values.")
+        if np.any(arr < 0):
+            raise ValueError(f"{name} contains negative counts.")
+        arrays.append(arr)
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError:
+        shapes = ", ".join(f"{n}{a.shape}" for n, a in zip(names, arrays))
+        raise ValueError(f"tp, fn, fp, tn cannot be broadcast together: {shapes}.") from None
+    tp_, fn_, fp_, tn_ = arrays
+    if np.any(tp_ + fn_ + fp_ + tn_ == 0):
+        raise ValueError("A confusion matrix sums to zero: there is nothing to score.")
+    kappa = _kappa_counts(tp_, fn_, fp_, tn_)
+    if np.any(np.isnan(kappa)):
+        _warn_undefined(
+            "kappa is undefined (0/0) for a table whose truth or prediction "
+            "puts every sample in the same class; returning NaN there."
+        )
+    return kappa.item() if kappa.ndim == 0 else kappa
+
+
+def kappa_from_rates(tpr, fpr, prevalence):
+    """Cohen's kappa of the ROC point (fpr, tpr) when a share p is positive.
+
+    Eq. (19) of Kaymak et al.::
+
+        kappa = 2 p (1 - p) (t - f) / (p + (1 - 2p) f + p (1 - 2p) (t - f))
+
+    Parameters
+    ----------
+    tpr : float or array-like
+        True positive rate(s) t, in [0, 1].
+    fpr : float or array-like
+        False positive rate(s) f, in [0, 1]; broadcasts against ``tpr``.
+    prevalence : float or array-like
+        Share p of positives in the data, strictly between 0 and 1.
+
+    Returns
+    -------
+    kappa : float or ndarray
+        Kappa of each point, a float for scalar input.
+
+    References
+    ----------
+    .. [1] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
+       alternative to the AUC", Engineering Applications of Artificial
+       Intelligence 25(5), 1082-1089, 2012, eq. (19).
+
+    Examples
+    --------
+    >>> from auklib import kappa_from_rates
+    >>> round(kappa_from_rates(tpr=0.05 / 0.07, fpr=0.03 / 0.93, prevalence=0.07), 3)
+    0.64
+    >>> kappa_from_rates(0.8, 0.3, 0.5)  # p = 1/2: kappa = t - f, eq. (20)
+    0.5
+    """
+    t = _check_rates(tpr, "tpr")
+    f = _check_rates(fpr, "fpr")
+    p = _check_prevalence(prevalence)
+    kappa = _kappa_rates(t, f, p)
+    return kappa.item() if np.ndim(kappa) == 0 else kappa
+
+
+def _kappa_rates(t, f, p):
+    """Eq. (19) without checks; the denominator is positive on [0, 1]^2."""
+    q = 1.0 - 2.0 * p
+    return 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+
+
+def tpr_from_kappa(kappa, fpr, prevalence):
+    """The true positive rate at which an ROC point has a given kappa.
+
+    Solves eq. (19) for t, which is eq. (16) with the predicted positive share
+    of eq. (17) substituted::
+
+        t = (kappa p + f (1 - p) (2p + kappa (1 - 2p)))
+            / (p (2 (1 - p) - kappa (1 - 2p)))
+
+    The points with equal kappa form a straight line in ROC space (an
+    iso-kappa line).
+
+    Parameters
+    ----------
+    kappa : float or array-like
+        Kappa value(s) in [-1, 1].
+    fpr : float or array-like
+        False positive rate(s) f in [0, 1].
+    prevalence : float or array-like
+        Share p of positives, strictly between 0 and 1.
+
+    Returns
+    -------
+    tpr : float or ndarray
+        The t with ``kappa_from_rates(t, f, p) == kappa``.  A value outside
+        [0, 1] means that no ROC point at this f reaches that kappa.
+
+    Examples
+    --------
+    >>> from auklib import tpr_from_kappa, kappa_from_rates
+    >>> t = tpr_from_kappa(0.3, fpr=0.1, prevalence=0.07)
+    >>> round(t, 4)
+    0.5173
+    >>> round(kappa_from_rates(t, 0.1, 0.07), 12)
+    0.3
+    >>> tpr_from_kappa(0.0, 0.25, 0.3)  # kappa = 0 is the diagonal t = f
+    0.25
+    """
+    if not _is_numeric(kappa):
+        raise TypeError("kappa must be a number or an array of numbers.")
+    k = np.asarray(kappa, dtype=np.float64)
+    if not np.all(np.isfinite(k)) or np.any(np.abs(k) > 1):
+        raise ValueError("kappa must lie in [-1, 1].")
+    f = _check_rates(fpr, "fpr")
+    p = _check_prevalence(prevalence)
+    n = 1.0 - p
+    q = 1.0 - 2.0 * p
+    t = (k * p + f * n * (2.0 * p + k * q)) / (p * (2.0 * n - k * q))
+    return t.item() if np.ndim(t) == 0 else t
