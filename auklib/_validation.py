@@ -28,6 +28,8 @@ def _as_1d_numeric(x, name, *, finite=True):
         raise TypeError(f"{name} must be an array of numbers, got a string.")
     arr = np.asarray(x)
     if arr.dtype.kind == "O":
+        if any(v is None for v in arr.ravel().tolist()):
+            raise TypeError(f"{name} contains None; all values must be numbers.")
         try:
             arr = arr.astype(np.float64)
         except (TypeError, ValueError):

@@ -177,30 +177,31 @@ def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     return fpr, kappa, thresholds
 
 
-def _phi1(u):
-    """log1p(u) / u, continued to 1 at u = 0."""
-    u = np.asarray(u, dtype=np.float64)
-    small = np.abs(u) < 1e-2
-    us = np.where(small, u, 0.0)
-    # Alternating series 1 - u/2 + u^2/3 - ...; 10 terms reach 1e-20 at |u| < 0.01.
-    series = np.zeros_like(us)
-    for k in range(10, 0, -1):
-        series = 1.0 / k - us * series
-    ub = np.where(small, 1.0, u)
-    return np.where(small, series, np.log1p(ub) / ub)
+def _phi(u):
+    """(log1p(u)/u, (u - log1p(u))/u^2) for u > -1, continued to (1, 1/2) at 0.
 
-
-def _phi2(u):
-    """(u - log1p(u)) / u^2, continued to 1/2 at u = 0."""
-    u = np.asarray(u, dtype=np.float64)
+    For |u| < 1e-2 the closed forms lose digits to cancellation, so the
+    alternating series 1/2 - u/3 + u^2/4 - ... gives the second, with just
+    enough terms for the largest |u| present (|u|^k < 1e-17), and the first
+    is 1 - u times the second.
+    """
+    phi1 = np.empty_like(u)
+    out = np.empty_like(u)
     small = np.abs(u) < 1e-2
-    us = np.where(small, u, 0.0)
-    # 1/2 - u/3 + u^2/4 - ...
-    series = np.zeros_like(us)
-    for k in range(11, 1, -1):
-        series = 1.0 / k - us * series
-    ub = np.where(small, 1.0, u)
-    return np.where(small, series, (ub - np.log1p(ub)) / (ub * ub))
+    ub = u[~small]
+    log_ratio = np.log1p(ub) / ub
+    phi1[~small] = log_ratio
+    out[~small] = (1.0 - log_ratio) / ub
+    us = u[small]
+    if us.size:
+        umax = float(np.max(np.abs(us)))
+        terms = 1 if umax == 0 else int(min(10, max(1, np.ceil(-17 / np.log10(umax)))))
+        series = np.full_like(us, 1.0 / (terms + 2))
+        for k in range(terms + 1, 1, -1):
+            series = 1.0 / k - us * series
+        out[small] = series
+        phi1[small] = 1.0 - us * series
+    return phi1, out
 
 
 def _auk_segments(fpr, tpr, p, method):
@@ -226,9 +227,9 @@ def _auk_segments(fpr, tpr, p, method):
     r = np.diff(tpr)
     d0 = p + q * (p * t0 + n * f0)
     u = q * (p * r + n * w) / d0
-    n0 = 2.0 * p * n * (t0 - f0)
-    seg = (n0 * w / d0) * _phi1(u) + (2.0 * p * n * (r - w) * w / d0) * _phi2(u)
-    return float(np.sum(seg))
+    phi1, phi2 = _phi(u)
+    seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
+    return float(2.0 * p * n * np.sum(seg))
 
 
 def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="trapezoid"):
