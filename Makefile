@@ -1,0 +1,54 @@
+# Two commands: `make book` builds the HTML, `make test` runs every check.
+# Both create the virtual environment .venv from requirements.txt on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NOTEBOOKS := $(wildcard chapters/*.ipynb)
+PLOTLY_JS := _static/plotly.min.js
+export PYTHONHASHSEED := 0
+
+.PHONY: book test test-lib test-notebooks check-html notebooks student bench clean help
+
+help:
+	@echo "make book        build the HTML book into _build/html"
+	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
+	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
+	@echo "make check-html  open the built pages in headless Chromium and check math and plots"
+	@echo "make bench       run the speed benchmark against scikit-learn"
+
+$(STAMP): requirements.txt pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $(STAMP)
+
+$(PLOTLY_JS): $(STAMP)
+	mkdir -p _static
+	cp "$$($(BIN)/python -c 'import plotly, os; print(os.path.join(os.path.dirname(plotly.__file__), "package_data", "plotly.min.js"))')" $@
+
+book: $(STAMP) $(PLOTLY_JS)
+	$(BIN)/python tools/build_book.py
+
+test: test-lib test-notebooks book check-html
+
+test-lib: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib
+
+test-notebooks: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+		--nbval-current-env -o testpaths= $(NOTEBOOKS)
+
+check-html: $(STAMP)
+	$(BIN)/python tools/check_html.py _build/html
+
+notebooks: $(STAMP)
+	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_auk.py
+
+clean:
+	rm -rf _build student $(PLOTLY_JS)

@@ -1,0 +1,51 @@
+"""Build the HTML book and fail on any warning.
+
+jupyter-book's own exit status is not enough on its own: it is 0 when a
+notebook fails to execute, so this script also scans the log for warnings and
+errors and for notebooks stored with error outputs.
+"""
+
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def stored_errors():
+    bad = []
+    for path in sorted(glob.glob("chapters/*.ipynb")):
+        nb = json.load(open(path))
+        for cell in nb["cells"]:
+            if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
+                bad.append(path)
+                break
+    return bad
+
+
+def main():
+    bad = stored_errors()
+    if bad:
+        print("Notebooks stored with error outputs:", ", ".join(bad))
+        return 1
+    jb = os.path.join(os.path.dirname(sys.executable), "jupyter-book")
+    cmd = [jb, "build", ".", "--builder", "html",
+           "-W", "-n", "--keep-going"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    problems = [line for line in log.splitlines()
+                if re.search(r"\b(WARNING|ERROR|CRITICAL)\b|Traceback", line)
+                and "Kernel is running over TCP" not in line]
+    print(log[-3000:])
+    if proc.returncode != 0 or problems:
+        print("\nBook build FAILED (exit %d); problems:" % proc.returncode)
+        for line in problems[:50]:
+            print("  " + line)
+        return 1
+    print("Book build OK: _build/html/index.html")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
