@@ -15,18 +15,20 @@ from scipy.stats import norm
 
 from .kappa import _kappa_rates
 
-__all__ = ["binormal_roc", "binormal_auk", "PlotlyFigure", "roc_kappa_explorer"]
+__all__ = [
+    "binormal_roc", "binormal_auk", "PlotlyFigure", "roc_kappa_explorer",
+    "rate_grid", "assert_formula_matches", "skewed_breast_cancer", "iso_kappa_explorer",
+]
 
-# A grid in f that is dense near 0, where kappa changes fastest.
-_FINE_F = np.unique(np.concatenate(([0.0], np.geomspace(1e-8, 1.0, 6000))))
 
 
-def binormal_roc(separation, fpr):
+
+def binormal_roc(separation, fpr, sigma=1.0):
     """True positive rate of the binormal model at false positive rate(s) ``fpr``.
 
-    Negatives score N(0, 1) and positives N(d, 1); thresholding at c gives
-    f = 1 - Phi(c) and t = 1 - Phi(c - d), so t = Phi(d + Phi^-1(f)).  Its
-    AUC is Phi(d / sqrt(2)).
+    Negatives score N(0, 1) and positives N(d, sigma^2); thresholding at c
+    gives f = 1 - Phi(c) and t = 1 - Phi((c - d) / sigma), so
+    t = Phi((d + Phi^-1(f)) / sigma).  Its AUC is Phi(d / sqrt(1 + sigma^2)).
 
     Examples
     --------
@@ -37,24 +39,31 @@ def binormal_roc(separation, fpr):
     0.8413
     """
     f = np.asarray(fpr, dtype=np.float64)
-    return norm.sf(norm.isf(f) - separation)
+    return norm.sf((norm.isf(f) - separation) / sigma)
 
 
-def binormal_auk(separation, prevalence):
-    """AUK of the binormal ROC curve with separation d at class share p.
+def binormal_auk(separation, prevalence, sigma=1.0):
+    """AUK of the binormal ROC curve with separation d and spread sigma at class share p.
 
-    The exact integral along a fine piecewise-linear version of the curve
-    (6000 vertices, dense near f = 0); accurate to about 1e-7.
+    The exact integral along a piecewise-linear version of the curve with
+    vertices at 40,001 thresholds spread evenly over both score
+    distributions, so that every part of the curve is sampled densely
+    whatever its shape; the error is below 1e-8.
 
     Examples
     --------
     >>> from auklib.book import binormal_auk
-    >>> round(binormal_auk(1.5, 0.5), 4)  # AUC - 1/2 = Phi(1.5 / sqrt 2) - 1/2
-    0.3556
+    >>> round(binormal_auk(1.5, 0.5), 6)  # AUC - 1/2 = Phi(1.5 / sqrt 2) - 1/2
+    0.355578
     """
     from .curves import auk_from_roc
 
-    return auk_from_roc(_FINE_F, binormal_roc(separation, _FINE_F), prevalence, method="exact")
+    lo = min(-9.0, separation - 9.0 * sigma)
+    hi = max(9.0, separation + 9.0 * sigma)
+    c = np.linspace(hi, lo, 40001)
+    f = np.concatenate(([0.0], norm.sf(c), [1.0]))
+    t = np.concatenate(([0.0], norm.sf((c - separation) / sigma), [1.0]))
+    return auk_from_roc(f, t, prevalence, method="exact")
 
 
 class PlotlyFigure:
@@ -88,13 +97,22 @@ def _round(x, digits=5):
     return np.round(np.asarray(x, dtype=np.float64), digits)
 
 
+def _explorer_curves(p, d, f):
+    t = binormal_roc(d, f)
+    kappa = _kappa_rates(t, f, p)
+    i = int(np.argmax(kappa))
+    return t, kappa, i
+
+
 def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None):
     """ROC curve and kappa curve side by side with precomputed slider steps.
 
-    One slider step per (p, d) pair: moving the p slider changes the kappa
-    curve (and its optimum) while the ROC curve stays put, the book's main
-    point.  With several separations a second slider selects d.  The steps
-    are precomputed, so the figure works in static HTML without a kernel.
+    Moving the p slider changes the kappa curve (and its optimum, the red
+    dot) while the ROC curve stays put, the book's main point.  With several
+    separations d a second slider changes the classifier.  The steps are
+    precomputed, so the figure works in static HTML without a kernel: the p
+    slider switches which traces are visible, the d slider replaces the data
+    of every trace, so the two act independently.
 
     Parameters
     ----------
@@ -105,6 +123,8 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     n_points : int, default=121
         Points per curve.
     title : str, default=None
+        Fixed title.  With one separation the default title reports AUC,
+        AUK and the maximum kappa, and follows the p slider.
 
     Returns
     -------
@@ -113,44 +133,56 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    # denser near f = 0 where kappa changes fastest
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
-    combos = [(p, d) for d in separations for p in prevalences]
-    labels = []
-    for k, (p, d) in enumerate(combos):
-        t = binormal_roc(d, f)
-        kappa = _kappa_rates(t, f, p)
-        i = int(np.argmax(kappa))
-        auc = float(norm.cdf(d / np.sqrt(2.0)))
-        auk = binormal_auk(d, p)
+    d0 = separations[0]
+    fig.add_trace(go.Scatter(x=_round(f), y=_round(binormal_roc(d0, f)), mode="lines",
+                             line=dict(color="#1f77b4", width=3), name="ROC",
+                             hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}"), 1, 1)
+    texts = []
+    for k, p in enumerate(prevalences):
+        t, kappa, i = _explorer_curves(p, d0, f)
         visible = k == 0
-        name = f"p = {p:g}, d = {d:g}"
-        fig.add_trace(go.Scatter(x=_round(f), y=_round(t), mode="lines", visible=visible,
-                                 line=dict(color="#1f77b4", width=3), name="ROC",
-                                 hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}"), 1, 1)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)], mode="markers",
-                                 visible=visible, marker=dict(color="#d62728", size=11),
-                                 name="max kappa", hovertemplate="kappa-optimal point"), 1, 1)
         fig.add_trace(go.Scatter(x=_round(f), y=_round(kappa), mode="lines", visible=visible,
                                  line=dict(color="#ff7f0e", width=3), name="kappa",
                                  hovertemplate="f=%{x:.3f}<br>kappa=%{y:.3f}"), 1, 2)
+        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)], mode="markers",
+                                 visible=visible, marker=dict(color="#d62728", size=11),
+                                 name="max kappa", hovertemplate="kappa-optimal point"), 1, 1)
         fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(kappa[i]), 4)],
                                  mode="markers", visible=visible,
                                  marker=dict(color="#d62728", size=11), name="max kappa",
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
-        labels.append((name, f"{name}: AUC = {auc:.3f}, AUK = {auk:.3f}, "
-                             f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}"))
-    per = 4
-    n_traces = per * len(combos)
-    steps = []
-    for k, (name, text) in enumerate(labels):
-        vis = [False] * n_traces
-        vis[per * k: per * (k + 1)] = [True] * per
-        p, d = combos[k]
-        steps.append(dict(method="update", label=f"{p:g}" if len(separations) == 1 else name,
-                          args=[{"visible": vis}, {"title.text": text}]))
+        auc = float(norm.cdf(d0 / np.sqrt(2.0)))
+        texts.append(f"p = {p:g}, d = {d0:g}: AUC = {auc:.3f}, AUK = {binormal_auk(d0, p):.3f}, "
+                     f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}")
+    per = 3
+    p_steps = []
+    for k, p in enumerate(prevalences):
+        vis = [True] + [False] * (per * len(prevalences))
+        vis[1 + per * k: 1 + per * (k + 1)] = [True] * per
+        args = [{"visible": vis}]
+        if len(separations) == 1 and title is None:
+            args.append({"title.text": texts[k]})
+            method = "update"
+        else:
+            method = "restyle"
+        p_steps.append(dict(method=method, label=f"{p:g}", args=args))
+    sliders = [dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
+                    steps=p_steps)]
+    if len(separations) > 1:
+        d_steps = []
+        for d in separations:
+            xs, ys = [_round(f).tolist()], [_round(binormal_roc(d, f)).tolist()]
+            for p in prevalences:
+                t, kappa, i = _explorer_curves(p, d, f)
+                xs += [_round(f).tolist(), [round(f[i], 4)], [round(f[i], 4)]]
+                ys += [_round(kappa).tolist(), [round(float(t[i]), 4)],
+                       [round(float(kappa[i]), 4)]]
+            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[{"x": xs, "y": ys}]))
+        sliders.append(dict(active=0, currentvalue=dict(prefix="separation d = "),
+                            pad=dict(t=120), steps=d_steps))
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line=dict(dash="dash", color="grey"),
                   row=1, col=1)
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=0, line=dict(dash="dash", color="grey"),
@@ -159,11 +191,121 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     fig.update_yaxes(title_text="true positive rate t", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="Cohen's kappa", range=[-0.05, 1.0], row=1, col=2)
     fig.update_layout(
-        title=dict(text=title or labels[0][1], font=dict(size=14)),
-        showlegend=False, height=470, margin=dict(t=80, b=40, l=60, r=20),
-        sliders=[dict(active=0, currentvalue=dict(prefix="class share p = " if len(separations) == 1
-                                                  else "p, d: "),
-                      pad=dict(t=50), steps=steps)],
-        template="plotly_white",
+        title=dict(text=title or texts[0], font=dict(size=14)),
+        showlegend=False, height=470 + 80 * (len(separations) > 1),
+        margin=dict(t=80, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
+    )
+    return fig
+
+
+def rate_grid(n=400, seed=0, p_range=(0.005, 0.995)):
+    """Random points (t, f, p) for checking formulas: t, f in [0, 1], p inside p_range.
+
+    The corners (0, 0), (1, 1), (0, 1), (1, 0) are included for every p.
+    """
+    rng = np.random.default_rng(seed)
+    t = np.concatenate((rng.random(n), [0, 1, 1, 0]))
+    f = np.concatenate((rng.random(n), [0, 1, 0, 1]))
+    p = rng.uniform(*p_range, size=n + 4)
+    return t, f, p
+
+
+def assert_formula_matches(expr, symbols, values, expected, *, atol=1e-12):
+    """Lambdify a SymPy expression, evaluate it on arrays, compare with ``expected``.
+
+    Returns the largest absolute difference, so that a notebook can print it.
+    """
+    import sympy as sp
+
+    func = sp.lambdify(symbols, expr, modules="numpy")
+    got = np.broadcast_to(np.asarray(func(*values), dtype=np.float64), np.shape(expected))
+    diff = float(np.max(np.abs(got - np.asarray(expected, dtype=np.float64))))
+    assert diff <= atol, f"formula differs from the reference by {diff:.3g} > {atol:g}"
+    return diff
+
+
+def skewed_breast_cancer(positive_share=0.1, seed=0):
+    """scikit-learn's breast cancer data with malignant cases as the rare class.
+
+    The data ship with scikit-learn (569 cases, 212 malignant).  Malignant
+    cases are the positives (label 1); a random subset of them is deleted
+    until they make up ``positive_share`` of the data, the way Kaymak et al.
+    skewed the German credit data.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 30)
+    y : ndarray of shape (n_samples,), 1 = malignant
+
+    Examples
+    --------
+    >>> from auklib.book import skewed_breast_cancer
+    >>> X, y = skewed_breast_cancer(0.1)
+    >>> X.shape, int(y.sum())
+    ((397, 30), 40)
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    data = load_breast_cancer()
+    y_all = (data.target == 0).astype(int)  # target 0 is malignant
+    neg = np.flatnonzero(y_all == 0)
+    pos = np.flatnonzero(y_all == 1)
+    n_pos = int(round(positive_share * len(neg) / (1 - positive_share)))
+    if not 0 < n_pos <= len(pos):
+        raise ValueError(f"positive_share={positive_share} cannot be reached by deleting positives.")
+    keep_pos = np.random.default_rng(seed).choice(pos, size=n_pos, replace=False)
+    idx = np.sort(np.concatenate((neg, keep_pos)))
+    return data.data[idx], y_all[idx]
+
+
+def iso_kappa_explorer(prevalences, separation=1.5, *, n_points=201):
+    """ROC curve with the tangent iso-kappa line, one slider step per class share.
+
+    Every line of constant kappa passes through the pivot f = t = -p/(1-2p);
+    the kappa-optimal point is where such a line touches the ROC curve.
+    """
+    import plotly.graph_objects as go
+
+    f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
+    t = binormal_roc(separation, f)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=_round(f), y=_round(t), mode="lines", name="ROC",
+                             line=dict(color="#1f77b4", width=3)))
+    fig.add_trace(go.Scatter(x=[-1, 1], y=[-1, 1], mode="lines", name="diagonal",
+                             line=dict(color="grey", dash="dot")))
+    steps = []
+    for k, p in enumerate(prevalences):
+        kappa = _kappa_rates(t, f, p)
+        i = int(np.argmax(kappa))
+        q = 1 - 2 * p
+        pivot = -p / q if q > 0 else None
+        xs = np.array([pivot if pivot is not None and pivot > -1.5 else f[i] - 1.5, 1.0])
+        slope = (t[i] - pivot) / (f[i] - pivot) if pivot is not None else 1.0
+        ys = t[i] + slope * (xs - f[i])
+        vis = k == 0
+        fig.add_trace(go.Scatter(x=_round(xs, 4), y=_round(ys, 4), mode="lines", visible=vis,
+                                 line=dict(color="#ff7f0e", width=2),
+                                 name=f"iso-kappa line, kappa = {kappa[i]:.3f}"))
+        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)],
+                                 mode="markers", visible=vis, name="kappa-optimal point",
+                                 marker=dict(color="#d62728", size=11)))
+        px = [round(pivot, 4)] if pivot is not None and pivot > -1.5 else []
+        fig.add_trace(go.Scatter(x=px, y=px, mode="markers", visible=vis, name="pivot",
+                                 marker=dict(color="black", size=9, symbol="x")))
+        vis_all = [True, True] + [False] * (3 * len(prevalences))
+        vis_all[2 + 3 * k: 5 + 3 * k] = [True] * 3
+        where = "no pivot (parallel lines)" if pivot is None else f"pivot at {pivot:.3f}"
+        steps.append(dict(method="update", label=f"{p:g}", args=[
+            {"visible": vis_all},
+            {"title.text": f"p = {p:g}: optimum f = {f[i]:.3f}, t = {t[i]:.3f}, "
+                           f"kappa = {kappa[i]:.3f}; {where}"}]))
+    fig.update_layout(
+        title=dict(text=steps[0]["args"][1]["title.text"], font=dict(size=14)),
+        xaxis=dict(title="false positive rate f", range=[-1.5, 1.02]),
+        yaxis=dict(title="true positive rate t", range=[-1.5, 1.02], scaleanchor="x"),
+        height=560, showlegend=True, legend=dict(x=0.02, y=0.98), template="plotly_white",
+        sliders=[dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
+                      steps=steps)],
+        margin=dict(t=60, l=60, r=20, b=40),
     )
     return fig
