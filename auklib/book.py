@@ -301,9 +301,12 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, n_points=201):
                            f"kappa = {kappa[i]:.3f}; {where}"}]))
     fig.update_layout(
         title=dict(text=steps[0]["args"][1]["title.text"], font=dict(size=14)),
-        xaxis=dict(title="false positive rate f", range=[-1.5, 1.02]),
-        yaxis=dict(title="true positive rate t", range=[-1.5, 1.02], scaleanchor="x"),
-        height=560, showlegend=True, legend=dict(x=0.02, y=0.98), template="plotly_white",
+        xaxis=dict(title="false positive rate f", range=[-1.5, 1.02], constrain="domain"),
+        yaxis=dict(title="true positive rate t", range=[-1.5, 1.02], scaleanchor="x",
+                   constrain="domain"),
+        height=600, showlegend=True, template="plotly_white",
+        legend=dict(x=0.98, y=0.02, xanchor="right", yanchor="bottom",
+                    bgcolor="rgba(255,255,255,0.8)"),
         sliders=[dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
                       steps=steps)],
         margin=dict(t=60, l=60, r=20, b=40),
