@@ -14,7 +14,7 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
-from .kappa import kappa_from_confusion, kappa_from_rates, tpr_from_kappa
+from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
     PairwiseAUC,
     hand_till_score,
@@ -36,6 +36,7 @@ __all__ = [
     "hand_till_table",
     "kappa_curve",
     "kappa_from_confusion",
+    "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
     "mww_ranked_table",

@@ -13,7 +13,7 @@ from ._validation import (
     _warn_undefined,
 )
 
-__all__ = ["kappa_from_confusion", "kappa_from_rates", "tpr_from_kappa"]
+__all__ = ["kappa_from_confusion", "kappa_from_matrix", "kappa_from_rates", "tpr_from_kappa"]
 
 
 def _kappa_counts(tp, fn, fp, tn):
@@ -200,3 +200,57 @@ def tpr_from_kappa(kappa, fpr, prevalence):
     q = 1.0 - 2.0 * p
     t = (k * p + f * n * (2.0 * p + k * q)) / (p * (2.0 * n - k * q))
     return t.item() if np.ndim(t) == 0 else t
+
+
+def kappa_from_matrix(confusion, *, weights=None):
+    """Cohen's kappa of a c x c confusion matrix, optionally weighted.
+
+    With observed shares ``O = C / C.sum()``, chance shares
+    ``E = outer(row totals, column totals)`` and disagreement weights ``W``
+    (0 on the diagonal), ``kappa = 1 - sum(W O) / sum(W E)``.  Unweighted
+    kappa uses ``W = 1 - I``; for ordered classes ``"linear"`` uses
+    ``|i - j|`` and ``"quadratic"`` ``(i - j)^2`` (Cohen 1968).  For two
+    classes and no weights this is :func:`kappa_from_confusion`.
+
+    Parameters
+    ----------
+    confusion : array-like of shape (c, c)
+        Counts or shares; rows are true classes, columns predicted classes.
+    weights : {None, "linear", "quadratic"}, default=None
+
+    Returns
+    -------
+    kappa : float
+        NaN with a warning when chance disagreement is zero.
+
+    Examples
+    --------
+    >>> from auklib import kappa_from_matrix
+    >>> round(kappa_from_matrix([[5, 2], [3, 90]]), 4)
+    0.6398
+    >>> round(kappa_from_matrix([[4, 1, 0], [1, 3, 1], [0, 2, 5]], weights="linear"), 4)
+    0.6693
+    """
+    from ._validation import _check_option
+
+    _check_option(weights, "weights", (None, "linear", "quadratic"))
+    if not _is_numeric(confusion):
+        raise TypeError("confusion must be a numeric square matrix.")
+    c = np.asarray(confusion, dtype=np.float64)
+    if c.ndim != 2 or c.shape[0] != c.shape[1] or c.shape[0] < 2:
+        raise ValueError(f"confusion must be a square matrix of at least 2 x 2; got shape {c.shape}.")
+    if not np.all(np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("confusion must hold finite, non-negative counts.")
+    total = c.sum()
+    if total == 0:
+        raise ValueError("The confusion matrix sums to zero: there is nothing to score.")
+    obs = c / total
+    exp = np.outer(obs.sum(axis=1), obs.sum(axis=0))
+    i, j = np.indices(c.shape)
+    w = {None: (i != j).astype(float), "linear": np.abs(i - j).astype(float),
+         "quadratic": ((i - j) ** 2).astype(float)}[weights]
+    chance = float(np.sum(w * exp))
+    if chance == 0:
+        _warn_undefined("kappa is undefined: chance disagreement is zero (a single class).")
+        return float("nan")
+    return 1.0 - float(np.sum(w * obs)) / chance

@@ -135,3 +135,46 @@ def test_confusion_bad_input(args, exc, match):
 def test_rates_bad_input(func, args, exc, match):
     with pytest.raises(exc, match=match):
         func(*args)
+
+
+# ---------------------------------------------------------------- c x c matrices
+from sklearn.metrics import confusion_matrix  # noqa: E402
+
+from auklib import kappa_from_matrix  # noqa: E402
+
+
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_matrix_kappa_matches_sklearn(weights):
+    rng = np.random.default_rng(4)
+    for c in (2, 3, 5):
+        y_true = rng.integers(0, c, 300)
+        y_pred = np.where(rng.random(300) < 0.6, y_true, rng.integers(0, c, 300))
+        cm = confusion_matrix(y_true, y_pred, labels=range(c))
+        assert kappa_from_matrix(cm, weights=weights) == pytest.approx(
+            cohen_kappa_score(y_true, y_pred, weights=weights), abs=1e-12
+        )
+
+
+def test_matrix_kappa_two_classes_equals_binary():
+    assert kappa_from_matrix([[5, 2], [3, 90]]) == pytest.approx(kappa_from_confusion(5, 2, 3, 90))
+
+
+@pytest.mark.parametrize(
+    "arg, kwargs, exc, match",
+    [
+        ([[1, 2, 3]], {}, ValueError, "square"),
+        ([[1]], {}, ValueError, "square"),
+        ([[1, -1], [0, 2]], {}, ValueError, "non-negative"),
+        ([[0, 0], [0, 0]], {}, ValueError, "sums to zero"),
+        ([["a", "b"], ["c", "d"]], {}, TypeError, "numeric"),
+        ([[1, 2], [3, 4]], {"weights": "cubic"}, ValueError, "weights='cubic'"),
+    ],
+)
+def test_matrix_kappa_bad_input(arg, kwargs, exc, match):
+    with pytest.raises(exc, match=match):
+        kappa_from_matrix(arg, **kwargs)
+
+
+def test_matrix_kappa_single_class_nan():
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(kappa_from_matrix([[5, 0], [0, 0]]))
