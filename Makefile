@@ -16,6 +16,7 @@ help:
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium and check math and plots"
+	@echo "make student     write the student edition (no solutions, no outputs) to student/"
 	@echo "make bench       run the speed benchmark against scikit-learn"
 
 $(STAMP): requirements.txt pyproject.toml
@@ -46,6 +47,9 @@ check-html: $(STAMP)
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
+
+student: $(STAMP)
+	$(BIN)/python tools/make_student.py student
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py

@@ -1,0 +1,124 @@
+"""Every self-check accepts an independently computed answer, rejects wrong
+ones, and never prints the expected value."""
+
+import glob
+import os
+import re
+
+import numpy as np
+import pytest
+from scipy.optimize import brentq
+from scipy.stats import norm
+from sklearn.metrics import cohen_kappa_score, roc_auc_score
+
+from auklib import auk_from_roc, kappa_from_rates
+from auklib.book import binormal_auk
+from auklib.exercises import CHECKS, check, describe
+from oracles import mp_exact_auk
+
+
+def sk_kappa(tp, fn, fp, tn):
+    counts = [int(round(v)) for v in (tp, fn, fp, tn)]
+    y_true = np.repeat([1, 1, 0, 0], counts)
+    y_pred = np.repeat([1, 0, 1, 0], counts)
+    return cohen_kappa_score(y_true, y_pred)
+
+
+def binormal_t(d, f):
+    return norm.cdf(d + norm.ppf(f))
+
+
+def flagged_at(index_rule):
+    f = np.linspace(0, 1, 400_001)
+    t = binormal_t(2.0, f)
+    i = index_rule(t, f)
+    return 10_000 * (0.02 * t[i] + 0.98 * f[i])
+
+
+# independent routes to each correct answer
+CORRECT = {
+    "ch1-ex-counts": lambda: sk_kappa,
+    "ch1-ex-fourth": lambda: (0.93, sk_kappa(6, 1, 6, 87)),
+    "ch2-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
+    "ch2-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
+    "ch2-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
+    "ch3-ex-crisp": lambda: (
+        0.5 * (0.1 * kappa_from_rates(0.6, 0.1, 0.2) + 0.9 * kappa_from_rates(0.6, 0.1, 0.2)),
+        float(mp_exact_auk([0, 0.1, 1], [0, 0.6, 1], 0.2))),
+    "ch3-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
+        norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s)),
+    "ch4-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
+    "ch4-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(binormal_t(1.0, f), f, 0.05))])(
+        np.linspace(0, 1, 400_001)),
+    "ch4-ex-deploy": lambda: (
+        flagged_at(lambda t, f: np.argmax(kappa_from_rates(t, f, 0.02))),
+        flagged_at(lambda t, f: np.argmax(t - f))),
+    "ch5-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
+    "ch5-ex-wrong": lambda: roc_auc_score(
+        [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
+        multi_class="ovo"),
+}
+
+
+def test_every_check_is_tested():
+    assert set(CORRECT) == set(CHECKS)
+
+
+@pytest.mark.parametrize("label", sorted(CHECKS))
+def test_correct_answer_passes(label):
+    result = check(label, CORRECT[label]())
+    assert result.passed and bool(result)
+    assert "correct" in repr(result)
+
+
+def perturbed(answer):
+    if callable(answer):
+        return lambda *args: answer(*args) + 0.05
+    arr = np.atleast_1d(np.asarray(answer, dtype=float))
+    arr = arr.copy()
+    arr[-1] = arr[-1] * 1.1 + 0.05
+    return tuple(arr) if arr.size > 1 else float(arr[0])
+
+
+@pytest.mark.parametrize("label", sorted(CHECKS))
+def test_wrong_answer_fails_without_revealing(label):
+    good = CORRECT[label]()
+    result = check(label, perturbed(good))
+    assert not result.passed
+    assert "Hint:" in result.message
+    if not callable(good):
+        for value in np.atleast_1d(np.asarray(good, dtype=float)):
+            for digits in (2, 3, 4):
+                text = f"{value:.{digits}f}"
+                if text not in ("0.00", "1.00", "0.000", "1.000", "0.0000", "1.0000"):
+                    assert text not in result.message, f"{label} leaks {text}"
+
+
+def test_wrong_shape_and_type_are_explained():
+    r = check("ch1-ex-fourth", 0.5)
+    assert not r and "2 numbers" in r.message
+    r = check("ch2-ex-target", "0.5x")
+    assert not r and "expected" in r.message
+    r = check("ch1-ex-counts", 3.0)
+    assert not r and "expected a function" in r.message
+
+
+def test_a_failing_function_is_reported():
+    def broken(tp, fn, fp, tn):
+        raise ZeroDivisionError("oops")
+
+    r = check("ch1-ex-counts", broken)
+    assert not r and "ZeroDivisionError" in r.message
+
+
+def test_unknown_label():
+    with pytest.raises(ValueError, match="No self-check"):
+        check("ch9-ex-nothing", 1)
+    assert "pass" in describe("ch4-ex-solve")
+
+
+def test_every_check_names_an_exercise_in_the_book():
+    root = os.path.dirname(os.path.dirname(__file__))
+    text = "".join(open(p).read() for p in glob.glob(os.path.join(root, "chapters", "*.ipynb")))
+    labels = set(re.findall(r":label: (ch\d-ex-[a-z-]+)", text))
+    assert set(CHECKS) <= labels
