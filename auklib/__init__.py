@@ -14,6 +14,7 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
+from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
     PairwiseAUC,
@@ -26,12 +27,15 @@ from .multiclass import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AlignedRanksResult",
     "KappaCurveDisplay",
     "KappaOptimalPoint",
     "PairwiseAUC",
     "UndefinedMetricWarning",
+    "aligned_ranks_posthoc",
     "auk_from_roc",
     "auk_score",
+    "friedman_aligned_ranks",
     "hand_till_score",
     "hand_till_table",
     "kappa_curve",
