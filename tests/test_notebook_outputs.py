@@ -42,3 +42,12 @@ def test_captioned_figures_have_an_image(path):
         if fig:
             kinds = {k for o in cell.get("outputs", []) for k in o.get("data", {})}
             assert kinds & {"image/png", "image/svg+xml"}, f"{path}: figure {fig['name']} has no image"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=os.path.basename)
+def test_no_stderr_stored(path):
+    # warnings carry machine-specific paths, which would break strict nbval in a clone
+    nb = json.load(open(path))
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            assert out.get("name") != "stderr", f"{path}: stderr output stored: {''.join(out['text'])[:120]}"
