@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kappa import kappa_from_confusion, kappa_from_rates, tpr_from_kappa
+from .book import binormal_roc as _binormal_t
 from .curves import auk_from_roc
 
 __all__ = ["check", "describe", "CHECKS", "CheckResult"]
@@ -45,12 +46,6 @@ class _Check:
     atol: float = 5e-4
     kind: str = "values"  # "values" or "function"
     probe: object = None  # for "function": callable(rng) -> args tuple
-
-
-def _binormal_t(d, f):
-    from scipy.stats import norm
-
-    return norm.sf(norm.isf(f) - d)
 
 
 def _ch2_worst(p):
