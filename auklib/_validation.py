@@ -162,9 +162,9 @@ def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
 
 
 def _check_prevalence(prevalence):
-    p = np.asarray(prevalence, dtype=np.float64) if _is_numeric(prevalence) else None
-    if p is None:
+    if not _is_numeric(prevalence):
         raise TypeError(f"prevalence must be a number, got {type(prevalence).__name__}.")
+    p = np.asarray(prevalence, dtype=np.float64)
     if not np.all(np.isfinite(p)) or np.any(p <= 0) or np.any(p >= 1):
         raise ValueError(
             f"prevalence must lie strictly between 0 and 1; got {prevalence!r}."

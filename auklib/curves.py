@@ -16,7 +16,7 @@ from ._validation import (
     _check_same_length,
     _warn_undefined,
 )
-from .kappa import _kappa_counts
+from .kappa import _kappa_counts, _kappa_rates
 
 __all__ = [
     "kappa_curve",
@@ -221,7 +221,7 @@ def _auk_segments(fpr, tpr, p, method):
     q = 1.0 - 2.0 * p
     w = np.diff(fpr)
     if method == "trapezoid":
-        kappa = 2.0 * p * n * (tpr - fpr) / (p + q * fpr + p * q * (tpr - fpr))
+        kappa = _kappa_rates(tpr, fpr, p)
         return float(np.sum(w * (kappa[1:] + kappa[:-1])) * 0.5)
     f0, t0 = fpr[:-1], tpr[:-1]
     r = np.diff(tpr)

@@ -7,6 +7,7 @@ report version, which numbers the equations (1)-(26).
 import numpy as np
 
 from ._validation import (
+    _check_option,
     _check_prevalence,
     _check_rates,
     _is_numeric,
@@ -231,8 +232,6 @@ def kappa_from_matrix(confusion, *, weights=None):
     >>> round(kappa_from_matrix([[4, 1, 0], [1, 3, 1], [0, 2, 5]], weights="linear"), 4)
     0.6693
     """
-    from ._validation import _check_option
-
     _check_option(weights, "weights", (None, "linear", "quadratic"))
     if not _is_numeric(confusion):
         raise TypeError("confusion must be a numeric square matrix.")

@@ -4,6 +4,12 @@ import mpmath as mp
 import numpy as np
 
 
+def labels_from_counts(tp, fn, fp, tn):
+    """Label vectors whose confusion matrix is (tp, fn, fp, tn) in counts."""
+    counts = [int(round(v)) for v in (tp, fn, fp, tn)]
+    return np.repeat([1, 1, 0, 0], counts), np.repeat([1, 0, 1, 0], counts)
+
+
 def brute_force_kappa_curve(y, s, w=None):
     """O(n^2): for each threshold, classify every sample and apply eqs. (11)-(12)."""
     y = np.asarray(y, dtype=bool)

@@ -2,6 +2,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
+from oracles import labels_from_counts
 from auklib import (
     UndefinedMetricWarning,
     kappa_from_confusion,
@@ -15,13 +16,6 @@ PAPER_TABLES = {
     "B": ((0.04, 0.02, 0.03, 0.91), 0.589),
     "C": ((0.06, 0.02, 0.03, 0.89), 0.679),
 }
-
-
-def labels_from_counts(tp, fn, fp, tn):
-    """Label vectors whose confusion matrix is (tp, fn, fp, tn) in counts."""
-    y_true = np.repeat([1, 1, 0, 0], [tp, fn, fp, tn])
-    y_pred = np.repeat([1, 0, 1, 0], [tp, fn, fp, tn])
-    return y_true, y_pred
 
 
 @pytest.mark.parametrize("name", sorted(PAPER_TABLES))
