@@ -19,11 +19,11 @@ help:
 	@echo "make student     write the student edition (no solutions, no outputs) to student/"
 	@echo "make bench       run the speed benchmark against scikit-learn"
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
 $(PLOTLY_JS): $(STAMP)
@@ -36,7 +36,7 @@ book: $(STAMP) $(PLOTLY_JS)
 test: test-lib test-notebooks book check-html
 
 test-lib: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib
+	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib bookkit/aukbook
 
 test-notebooks: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \

@@ -12,8 +12,8 @@ from scipy.stats import norm
 from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
 from auklib import auk_from_roc, kappa_from_rates
-from auklib.book import binormal_auk
-from auklib.exercises import CHECKS, check, describe
+from aukbook.plotting import binormal_auk
+from aukbook.checks import CHECKS, check, describe
 from oracles import labels_from_counts, mp_exact_auk
 
 

@@ -21,7 +21,7 @@ import nbformat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from auklib.exercises import CHECKS  # noqa: E402
+from aukbook.checks import CHECKS  # noqa: E402
 
 START = re.compile(r"```\{solution-start\}[^\n]*\n(?:[^\n]*\n)*?```[ \t]*(\n|$)")
 END = re.compile(r"```\{solution-end\}[^\n]*\n```[ \t]*(\n|$)")
@@ -51,7 +51,7 @@ def strip_markdown(text, in_solution):
 def self_check_cell(label):
     return nbformat.v4.new_code_cell(
         "# Self-check: compute your answer, then uncomment the last line and run it.\n"
-        "from auklib.exercises import check, describe\n"
+        "from aukbook.checks import check, describe\n"
         f"print(describe({label!r}))\n"
         f"# check({label!r}, your_answer)"
     )
@@ -100,7 +100,7 @@ def main(outdir):
             "Python that has `auklib` installed (from the book's repository:\n"
             "`pip install -r requirements.txt && pip install -e .`).\n\n"
             "Each exercise with a self-check is followed by a cell that shows how\n"
-            "to call `auklib.exercises.check`; it tells you whether your answer is\n"
+            "to call `aukbook.checks.check`; it tells you whether your answer is\n"
             "right and gives a hint if not, without revealing the answer.\n"
         )
     print(f"student edition written to {outdir}/ ({len(os.listdir(out_chapters))} files)")

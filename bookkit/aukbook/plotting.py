@@ -13,7 +13,7 @@ import json
 import numpy as np
 from scipy.stats import norm
 
-from .kappa import _kappa_rates
+from auklib.kappa import _kappa_rates
 
 __all__ = [
     "binormal_roc", "binormal_auk", "PlotlyFigure", "roc_kappa_explorer",
@@ -32,7 +32,7 @@ def binormal_roc(separation, fpr, sigma=1.0):
 
     Examples
     --------
-    >>> from auklib.book import binormal_roc
+    >>> from aukbook.plotting import binormal_roc
     >>> round(float(binormal_roc(0.0, 0.3)), 12)  # d = 0: the diagonal
     0.3
     >>> round(float(binormal_roc(1.0, 0.5)), 4)
@@ -52,11 +52,11 @@ def binormal_auk(separation, prevalence, sigma=1.0):
 
     Examples
     --------
-    >>> from auklib.book import binormal_auk
+    >>> from aukbook.plotting import binormal_auk
     >>> round(binormal_auk(1.5, 0.5), 6)  # AUC - 1/2 = Phi(1.5 / sqrt 2) - 1/2
     0.355578
     """
-    from .curves import auk_from_roc
+    from auklib.curves import auk_from_roc
 
     lo = min(-9.0, separation - 9.0 * sigma)
     hi = max(9.0, separation + 9.0 * sigma)
@@ -239,7 +239,7 @@ def skewed_breast_cancer(positive_share=0.1, seed=0):
 
     Examples
     --------
-    >>> from auklib.book import skewed_breast_cancer
+    >>> from aukbook.plotting import skewed_breast_cancer
     >>> X, y = skewed_breast_cancer(0.1)
     >>> X.shape, int(y.sum())
     ((397, 30), 40)

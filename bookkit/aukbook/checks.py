@@ -2,7 +2,7 @@
 
 A student computes an answer and calls :func:`check`::
 
-    >>> from auklib.exercises import check
+    >>> from aukbook.checks import check
     >>> check("ch2-ex-target", 0.2)
     ✗ ch2-ex-target: not yet. Hint: solve eq. (19) for t at the given f and p (or use tpr_from_kappa); kappa at your t should be exactly 0.5.
 
@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kappa import kappa_from_confusion, kappa_from_rates, tpr_from_kappa
-from .book import binormal_roc as _binormal_t
-from .curves import auk_from_roc
+from auklib.kappa import kappa_from_confusion, kappa_from_rates, tpr_from_kappa
+from .plotting import binormal_roc as _binormal_t
+from auklib.curves import auk_from_roc
 
 __all__ = ["check", "describe", "CHECKS", "CheckResult"]
 
@@ -61,7 +61,7 @@ def _ch2_straight_argmax():
 def _ch3_better_sigma():
     from scipy.stats import norm
 
-    from .book import binormal_auk
+    from .plotting import binormal_auk
 
     sigmas = (0.6, 1.8)
     auks = [binormal_auk(norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s) for s in sigmas]
@@ -90,14 +90,14 @@ def _ch4_flagged():
 
 
 def _ch5_wrong_m():
-    from .multiclass import hand_till_score
+    from auklib.multiclass import hand_till_score
 
     truth = [1, 1, 1, 2, 2, 3, 3, 3]
     return hand_till_score(truth, [2, 3, 2, 1, 3, 1, 2, 1])
 
 
 def _ch5_table():
-    from .multiclass import mww_ranked_table, mww_statistic
+    from auklib.multiclass import mww_ranked_table, mww_statistic
 
     signal = [0, 0, 0, 1, 1, 1]          # records 1, 2, 3 (class 1), 6, 7, 8 (class 3)
     response = [0, 0, 0, 0, 1, 0]        # example 3 predicts class 3 for record 7 only
@@ -216,7 +216,7 @@ def check(exercise, answer):
 
     Examples
     --------
-    >>> from auklib.exercises import check
+    >>> from aukbook.checks import check
     >>> bool(check("ch4-ex-pivot", (-1/3, -4.5, 1.75)))
     True
     """
