@@ -4,6 +4,8 @@ ones, and never prints the expected value."""
 import glob
 import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from sklearn.metrics import cohen_kappa_score, roc_auc_score
 
 from auklib import auk_from_roc, kappa_from_rates
 from aukbook.plotting import binormal_auk
-from aukbook.checks import CHECKS, check, describe
+from aukbook.checks import CHECKS, check, describe, tolerance
 from oracles import labels_from_counts, mp_exact_auk
 
 
@@ -36,22 +38,22 @@ def flagged_at(index_rule):
 CORRECT = {
     "ch1-ex-counts": lambda: sk_kappa,
     "ch1-ex-fourth": lambda: (0.93, sk_kappa(6, 1, 6, 87)),
-    "ch2-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
-    "ch2-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
-    "ch2-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
-    "ch3-ex-crisp": lambda: (
+    "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
+    "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
+    "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
+    "ch4-ex-crisp": lambda: (
         0.5 * (0.1 * kappa_from_rates(0.6, 0.1, 0.2) + 0.9 * kappa_from_rates(0.6, 0.1, 0.2)),
         float(mp_exact_auk([0, 0.1, 1], [0, 0.6, 1], 0.2))),
-    "ch3-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
+    "ch4-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
         norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s)),
-    "ch4-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
-    "ch4-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(binormal_t(1.0, f), f, 0.05))])(
+    "ch5-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
+    "ch5-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(binormal_t(1.0, f), f, 0.05))])(
         np.linspace(0, 1, 400_001)),
-    "ch4-ex-deploy": lambda: (
+    "ch5-ex-deploy": lambda: (
         flagged_at(lambda t, f: np.argmax(kappa_from_rates(t, f, 0.02))),
         flagged_at(lambda t, f: np.argmax(t - f))),
-    "ch5-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
-    "ch5-ex-wrong": lambda: roc_auc_score(
+    "ch6-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
+    "ch6-ex-wrong": lambda: roc_auc_score(
         [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
         multi_class="ovo"),
 }
@@ -59,6 +61,49 @@ CORRECT = {
 
 def test_every_check_is_tested():
     assert set(CORRECT) == set(CHECKS)
+
+
+def test_hashed_checks_match_the_reference_answers():
+    """bookkit/aukbook/checks/*.json are what tools/make_checks.py writes today."""
+    root = os.path.dirname(os.path.dirname(__file__))
+    run = subprocess.run([sys.executable, os.path.join(root, "tools", "make_checks.py"),
+                          "--check"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_installed_package_holds_no_reference_answer():
+    """Neither the check files nor the package source contain an answer's digits."""
+    import aukbook
+
+    folder = os.path.dirname(aukbook.__file__)
+    text = ""
+    for base, _, files in os.walk(folder):
+        for name in files:
+            if name.endswith((".py", ".json")):
+                text += open(os.path.join(base, name), encoding="utf-8").read()
+    for label, make in CORRECT.items():
+        good = make()
+        if callable(good):
+            continue
+        for value in np.atleast_1d(np.asarray(good, dtype=float)):
+            if abs(value) < 10 and round(value, 2) != value:
+                assert f"{value:.4f}" not in text, f"{label} leaks {value:.4f}"
+
+
+@pytest.mark.parametrize("label", sorted(CHECKS))
+def test_tolerance_is_stated_and_honoured(label):
+    """describe() states atol; an answer atol/2 away passes, 3 atol away fails."""
+    atol = tolerance(label)
+    assert f"{atol:g}" in describe(label)
+    good = CORRECT[label]()
+    if callable(good):
+        near = lambda *a: good(*a) + 0.5 * atol  # noqa: E731
+        far = lambda *a: good(*a) + 3 * atol  # noqa: E731
+    else:
+        arr = np.atleast_1d(np.asarray(good, dtype=float))
+        near, far = tuple(arr + 0.5 * atol), tuple(arr - 3 * atol)
+    assert check(label, near).passed
+    assert not check(label, far).passed
 
 
 @pytest.mark.parametrize("label", sorted(CHECKS))
@@ -94,7 +139,7 @@ def test_wrong_answer_fails_without_revealing(label):
 def test_wrong_shape_and_type_are_explained():
     r = check("ch1-ex-fourth", 0.5)
     assert not r and "2 numbers" in r.message
-    r = check("ch2-ex-target", "0.5x")
+    r = check("ch3-ex-target", "0.5x")
     assert not r and "expected" in r.message
     r = check("ch1-ex-counts", 3.0)
     assert not r and "expected a function" in r.message
@@ -111,11 +156,11 @@ def test_a_failing_function_is_reported():
 def test_unknown_label():
     with pytest.raises(ValueError, match="No self-check"):
         check("ch9-ex-nothing", 1)
-    assert "pass" in describe("ch4-ex-solve")
+    assert "pass" in describe("ch5-ex-solve")
 
 
 def test_every_check_names_an_exercise_in_the_book():
     root = os.path.dirname(os.path.dirname(__file__))
     text = "".join(open(p).read() for p in glob.glob(os.path.join(root, "chapters", "*.ipynb")))
-    labels = set(re.findall(r":label: (ch\d-ex-[a-z-]+)", text))
+    labels = set(re.findall(r":label: (ch\d+-ex-[a-z-]+)", text))
     assert set(CHECKS) <= labels

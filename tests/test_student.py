@@ -71,7 +71,7 @@ def test_exercises_and_self_checks_remain(student, path):
     original = open(path).read()
     text = open(student / "chapters" / os.path.basename(path)).read()
     assert text.count("{exercise}") == original.count("{exercise}")
-    for label in re.findall(r":label: (ch\d-ex-[a-z-]+)", original):
+    for label in re.findall(r":label: (ch\d+-ex-[a-z-]+)", original):
         if label in CHECKS:
             assert f"describe('{label}')" in text
 

@@ -1,0 +1,33 @@
+"""Chapter 6: multi-class AUC from Mann-Whitney-Wilcoxon statistics."""
+
+from auklib import hand_till_score, mww_ranked_table, mww_statistic
+
+from . import Answer
+
+
+def _wrong_m():
+    truth = [1, 1, 1, 2, 2, 3, 3, 3]
+    return hand_till_score(truth, [2, 3, 2, 1, 3, 1, 2, 1])
+
+
+def _table():
+    signal = [0, 0, 0, 1, 1, 1]          # records 1, 2, 3 (class 1), 6, 7, 8 (class 3)
+    response = [0, 0, 0, 0, 1, 0]        # example 3 predicts class 3 for record 7 only
+    table = mww_ranked_table(signal, response)
+    s = int(table["rank"][table["signal"] == 1].sum())
+    return (s, 3, 3, mww_statistic(signal, response, ties="ranked_table"))
+
+
+ANSWERS = {
+    "ch6-ex-table": Answer(
+        form="a tuple (s, n1, n2, MWW) for the pair (3|1) of example 3",
+        reference=_table,
+        hint="keep only the records of classes 1 and 3; the response is 'predicted as "
+             "class 3', the signal 'is class 3'; rank the four blocks from the bottom "
+             "up.", atol=5e-4),
+    "ch6-ex-wrong": Answer(
+        form="Hand and Till's M of example 2 with midranks (a number)",
+        reference=_wrong_m,
+        hint="with midranks each MWW is (1 + t - f) / 2 for its pair; average the six.",
+        atol=5e-4),
+}
