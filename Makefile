@@ -6,7 +6,6 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(wildcard chapters/*.ipynb)
-PLOTLY_JS := _static/plotly.min.js
 export PYTHONHASHSEED := 0
 # OpenBLAS picks its kernels from the CPU; AVX-512 and AVX2 kernels round
 # differently, and the models of chapters 7 and 8 (MLP, SMOTE) feel it.  Pin
@@ -32,11 +31,7 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
-$(PLOTLY_JS): $(STAMP)
-	mkdir -p _static
-	cp "$$($(BIN)/python -c 'import plotly, os; print(os.path.join(os.path.dirname(plotly.__file__), "package_data", "plotly.min.js"))')" $@
-
-book: $(STAMP) $(PLOTLY_JS)
+book: $(STAMP)
 	$(BIN)/python tools/build_book.py
 
 test: test-lib test-notebooks book check-html
@@ -61,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
 
 clean:
-	rm -rf _build student $(PLOTLY_JS)
+	rm -rf _build student
