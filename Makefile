@@ -14,14 +14,15 @@ export PYTHONHASHSEED := 0
 # to report those chapters' numbers).
 export OPENBLAS_CORETYPE ?= Haswell
 
-.PHONY: book test test-lib test-notebooks check-html notebooks student bench clean help
+.PHONY: book test test-lib test-notebooks check-html check-student notebooks student bench clean help
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
-	@echo "make check-html  open the built pages in headless Chromium and check math and plots"
-	@echo "make student     write the student edition (no solutions, no outputs) to student/"
+	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots, search"
+	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
+	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make bench       run the speed benchmark against scikit-learn"
 
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
@@ -34,7 +35,7 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 book: $(STAMP)
 	$(BIN)/python tools/build_book.py
 
-test: test-lib test-notebooks book check-html
+test: test-lib test-notebooks book check-html student check-student
 
 test-lib: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib bookkit/aukbook
@@ -46,11 +47,14 @@ test-notebooks: $(STAMP)
 check-html: $(STAMP)
 	$(BIN)/python tools/check_html.py _build/html
 
+check-student: $(STAMP)
+	$(BIN)/python tools/check_html.py _build/student-html
+
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(BIN)/python tools/make_student.py student
+	$(BIN)/python tools/make_student.py student --html _build/student-html
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py

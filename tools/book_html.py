@@ -48,8 +48,17 @@ PLOTLY_CALL = re.compile(
 
 
 # -- bibliography -------------------------------------------------------------
+def latex_to_text(text):
+    """'Garc{\\'i}a' -> 'García' (pybtex keeps the LaTeX of the .bib file)."""
+    import codecs
+
+    import latexcodec  # noqa: F401  (registers the "ulatex" codec)
+
+    return re.sub(r"[{}]", "", codecs.decode(text, "ulatex"))
+
+
 def _last_names(persons):
-    return [" ".join(p.prelast_names + p.last_names) for p in persons]
+    return [latex_to_text(" ".join(p.prelast_names + p.last_names)) for p in persons]
 
 
 def author_year_label(entry):
@@ -64,7 +73,7 @@ def author_year_label(entry):
         who = f"{names[0]} and {names[1]}"
     else:
         who = f"{names[0]} et al."
-    who = re.sub(r"[{}]", "", who).replace("--", "–")
+    who = latex_to_text(who).replace("--", "–")
     return f"{who} {entry.fields.get('year', 'n.d.')}"
 
 

@@ -171,6 +171,15 @@ class Browser:
         self.pump(settle)
         return v
 
+    def visit_wait(self, condition, timeout=20):
+        """Wait until the JS expression condition is true; return whether it became true."""
+        end = time.time() + timeout
+        while time.time() < end:
+            if self.evaluate(f"Boolean({condition})"):
+                return True
+            time.sleep(0.1)
+        return False
+
     def screenshot(self, path, full_page=True):
         params = {"format": "png"}
         if full_page:
