@@ -78,6 +78,7 @@ class Browser:
         os.close(cmd_r)
         os.close(evt_w)
         self.timeout = timeout
+        self.width, self.height = width, height
         self._buf = b""
         self._id = 0
         self._events = []
@@ -181,13 +182,16 @@ class Browser:
         return False
 
     def screenshot(self, path, full_page=True):
-        params = {"format": "png"}
+        """PNG of the page; full_page: the viewport is stretched to the page's height."""
         if full_page:
-            params["captureBeyondViewport"] = True
-            h = self.evaluate("document.documentElement.scrollHeight")
-            w = self.evaluate("document.documentElement.clientWidth")
-            params["clip"] = {"x": 0, "y": 0, "width": w, "height": min(h, 16000), "scale": 1}
-        data = self.call("Page.captureScreenshot", session=True, **params)["data"]
+            h = min(int(self.evaluate("document.documentElement.scrollHeight")), 16000)
+            self.call("Emulation.setDeviceMetricsOverride", session=True, width=self.width,
+                      height=h, deviceScaleFactor=1, mobile=False)
+            self.pump(0.5)
+        data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
+        if full_page:
+            self.call("Emulation.setDeviceMetricsOverride", session=True, width=self.width,
+                      height=self.height, deviceScaleFactor=1, mobile=False)
         with open(path, "wb") as fh:
             fh.write(base64.b64decode(data))
 

@@ -152,8 +152,7 @@ You need Python 3.10 or newer. In this folder:
 python -m venv .venv
 . .venv/bin/activate                 # Windows: .venv\\Scripts\\activate
 pip install -r requirements.txt      # numpy, scikit-learn, plotly, ... (exact versions)
-pip install "auklib @ git+{url}"
-pip install "aukbook @ git+{url}#subdirectory=bookkit"
+pip install "auklib @ git+{url}" "aukbook @ git+{url}#subdirectory=bookkit"
 pip install jupyterlab
 jupyter lab chapters/
 ```

@@ -38,6 +38,7 @@ EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.S)
 ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "caution",
                "attention", "danger", "error", "seealso", "dropdown", "topic", "sidebar",
                "margin", "card"}
+CODE_DIRECTIVES = {"code-block", "code", "sourcecode", "code-cell"}
 DROPPED = {"solution", "solution-start", "solution-end", "toctree", "tableofcontents",
            "glue:figure", "raw", "eval-rst", "only", "index", "contents"}
 
@@ -243,14 +244,21 @@ def convert(text, index, doc):
 
 
 def _blocks(lines, index, doc):
-    out, i = [], 0
+    segments = [[False, []]]             # [is_code, lines]: roles never touch code
+
+    def emit(new_lines, code=False):
+        if segments[-1][0] != code:
+            segments.append([code, []])
+        segments[-1][1].extend(new_lines)
+
+    i = 0
     while i < len(lines):
         line = lines[i]
         code = CODE_FENCE.match(line)
         d = DIRECTIVE.match(line)
         if code and not d and "{" not in code.group("info"):
             end = _closing(lines, i, code.group("fence"))
-            out.extend(lines[i:end + 1])            # plain code: verbatim
+            emit(lines[i:end + 1], code=True)       # plain code: verbatim
             i = end + 1
             continue
         if d:
@@ -265,18 +273,22 @@ def _blocks(lines, index, doc):
                 m = OPTION.match(body[k])
                 opts[m.group("key")] = m.group("value").strip()
                 k += 1
-            out.extend(_directive(d.group("name"), d.group("arg").strip(), opts,
-                                  body[k:], index, doc))
+            name = d.group("name")
+            converted = _directive(name, d.group("arg").strip(), opts, body[k:], index, doc)
+            emit(converted, code=name in CODE_DIRECTIVES)
             i = end + 1
             continue
         if TARGET.match(line) or re.match(r"^\s*%", line) or line.strip() == "+++":
             i += 1
             continue
-        out.append(line)
+        emit([line])
         i += 1
-    text = "\n".join(out)
-    text = _labelled_math(text, index)
-    return _roles(text, index, doc)
+    parts = []
+    for is_code, seg in segments:
+        if seg or len(segments) == 1:
+            text = "\n".join(seg)
+            parts.append(text if is_code else _roles(_labelled_math(text, index), index, doc))
+    return "\n".join(parts)
 
 
 def _closing(lines, start, fence, directive=False):
@@ -326,7 +338,7 @@ def _directive(name, arg, opts, body, index, doc):
         label = opts.get("label", "")
         tag = f" \\tag{{{index.numbers[label]}}}" if label in index.numbers else ""
         return ["", "$$", *inner, *([tag.strip()] if tag else []), "$$", ""]
-    if name in ("code-block", "code", "sourcecode", "code-cell"):
+    if name in CODE_DIRECTIVES:
         return [f"```{arg}", *body[0:], "```"]
     if name == "bibliography":
         return [f"- {entry}" for entry in index.bibliography]
