@@ -77,8 +77,8 @@ def check_page(b, path, max_mb, shots):
         state = b.evaluate(WAIT_MATH, await_promise=True)
         if state != "done":
             problems.append(f"MathJax did not finish ({state})")
-    if has_plotly:
-        b.visit_wait(PLOTS_DRAWN, timeout=20)
+    if has_plotly:   # plotly.js is deferred: defined by the load event, or never
+        b.visit_wait(f"typeof Plotly === 'undefined' || {PLOTS_DRAWN}", timeout=20)
     b.pump(0.3)                       # late errors (fonts, deferred scripts)
     dom = b.evaluate("document.documentElement.outerHTML")
     stats = {"math": dom.count("<mjx-container"), "plots": dom.count('class="main-svg"')}
