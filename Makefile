@@ -23,6 +23,7 @@ help:
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots, search"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
+	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
 	@echo "make bench       run the speed benchmark against scikit-learn"
 
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
@@ -35,7 +36,10 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 book: $(STAMP)
 	$(BIN)/python tools/build_book.py
 
-test: test-lib test-notebooks book check-html student check-student
+# The student HTML edition is built and searched for solutions by
+# tests/test_student_html.py (in test-lib); `make check-student` also opens
+# its pages in Chromium (45 s more, so not part of `make test`).
+test: test-lib test-notebooks book check-html
 
 test-lib: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib bookkit/aukbook
