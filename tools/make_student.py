@@ -46,7 +46,7 @@ from aukbook.checks import CHECKS, describe  # noqa: E402
 START = re.compile(r"```\{solution-start\}[^\n]*\n(?:[^\n]*\n)*?```[ \t]*(\n|$)")
 END = re.compile(r"```\{solution-end\}[^\n]*\n```[ \t]*(\n|$)")
 BLOCK = re.compile(r"(:{3,}|`{3,})\{solution\}.*?\n\1[ \t]*(\n|$)", re.S)
-LABEL = re.compile(r":::\{exercise\}[^\n]*\n(?::[^\n]*\n)*?:label:\s*(\S+)")
+LABEL = re.compile(r"(?:`{3,}|:{3,})\{exercise\}[^\n]*\n(?:[ \t]*:[^\n]*\n)*?[ \t]*:label:\s*(\S+)")
 
 
 def strip_markdown(text, in_solution):
