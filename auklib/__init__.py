@@ -14,6 +14,7 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
+from .hmeasure import h_measure
 from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
@@ -36,6 +37,7 @@ __all__ = [
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",
+    "h_measure",
     "hand_till_score",
     "hand_till_table",
     "kappa_curve",
