@@ -15,6 +15,7 @@ from .curves import (
 )
 from .display import KappaCurveDisplay
 from .hmeasure import h_measure
+from .threshold_metrics import metric_curve
 from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
@@ -45,6 +46,7 @@ __all__ = [
     "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
+    "metric_curve",
     "mww_ranked_table",
     "mww_statistic",
     "roc_convex_hull",

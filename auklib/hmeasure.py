@@ -92,7 +92,9 @@ def _check_severity_ratio(severity_ratio):
     return sr
 
 
-def h_measure(y_true, y_score, *, severity_ratio=None, pos_label=None, sample_weight=None):
+def h_measure(
+    y_true, y_score, *, severity_ratio=None, pos_label=None, sample_weight=None
+):
     """Hand's H-measure with the Beta cost distribution of Hand's own code.
 
     Let ``pi1`` and ``pi0`` be the class shares (class 1 is the positive
@@ -166,7 +168,9 @@ def h_measure(y_true, y_score, *, severity_ratio=None, pos_label=None, sample_we
     1.0
     """
     sr = _check_severity_ratio(severity_ratio)
-    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
+    y_pos, score, weight = _check_binary_inputs(
+        y_true, y_score, pos_label, sample_weight
+    )
     fps, tps, _ = _binary_clf_counts(y_pos, score, weight)
     n_pos, n_neg = tps[-1], fps[-1]
     if n_pos == 0 or n_neg == 0:

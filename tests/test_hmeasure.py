@@ -95,7 +95,9 @@ def test_matches_numerical_integration_of_definition(seed):
 
 def test_hand_worked_example():
     # hull (0,0), (0,1/2), (1/2,1), (1,1); Beta(2,2); L = Lmax / 2 (see docstring)
-    assert h_measure([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == pytest.approx(0.5, abs=1e-15)
+    assert h_measure([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]) == pytest.approx(
+        0.5, abs=1e-15
+    )
 
 
 def test_perfect_random_and_reversed():
