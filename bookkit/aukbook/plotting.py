@@ -104,7 +104,38 @@ def _explorer_curves(p, d, f):
     return t, kappa, i
 
 
-def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None):
+def _max_kappa(p, d):
+    """Largest kappa on the binormal ROC curve and its (f, t), to about 1e-7.
+
+    The optimum is searched on a grid of thresholds dense in both score
+    distributions, then refined by a bounded scalar search around the best
+    grid point, so that the readout does not depend on the plotting grid.
+    """
+    from scipy.optimize import minimize_scalar
+
+    c = np.linspace(min(-8.0, d - 8.0), max(8.0, d + 8.0), 4001)
+
+    def kappa_at(cut):
+        return _kappa_rates(norm.sf(cut - d), norm.sf(cut), p)
+
+    j = int(np.argmax(kappa_at(c)))
+    lo, hi = c[max(j - 1, 0)], c[min(j + 1, len(c) - 1)]
+    res = minimize_scalar(lambda x: -kappa_at(x), bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-10})
+    cut = float(res.x)
+    return float(kappa_at(cut)), float(norm.sf(cut)), float(norm.sf(cut - d))
+
+
+def _readout(p, d):
+    """Text of the explorer's live readout for class share p and separation d."""
+    auc = float(norm.cdf(d / np.sqrt(2.0)))
+    k, f_opt, _ = _max_kappa(p, d)
+    return (f"p = {p:g}, d = {d:g}<br>AUC = {auc:.3f}<br>AUK = {binormal_auk(d, p):.3f}"
+            f"<br>max kappa = {k:.3f} at f = {f_opt:.3f}")
+
+
+def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None,
+                       readout=False, active=(0, 0)):
     """ROC curve and kappa curve side by side with precomputed slider steps.
 
     Moving the p slider changes the kappa curve (and its optimum, the red
@@ -123,8 +154,16 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     n_points : int, default=121
         Points per curve.
     title : str, default=None
-        Fixed title.  With one separation the default title reports AUC,
-        AUK and the maximum kappa, and follows the p slider.
+        Fixed title.  With one separation (and ``readout=False``) the default
+        title reports AUC, AUK and the maximum kappa, and follows the p slider.
+    readout : bool, default=False
+        Write AUC, AUK and the maximum kappa (located to about 1e-7, not on
+        the plotting grid) inside the kappa panel, for the current p *and* d:
+        one text trace per p, shown by the p slider, whose text the d slider
+        replaces with that of every trace.  The red dots then mark the same
+        precise optimum.
+    active : pair of int, default=(0, 0)
+        Index of the starting class share and of the starting separation.
 
     Returns
     -------
@@ -133,55 +172,82 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    kp, kd = active
+    if not (0 <= kp < len(prevalences) and 0 <= kd < len(separations)):
+        raise ValueError(f"active={active!r} is not a valid pair of slider indices.")
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
-    d0 = separations[0]
+
+    def optimum(p, d):
+        """(f, t, kappa) of the red dots; precise when there is a readout."""
+        t, kappa, i = _explorer_curves(p, d, f)
+        if readout:
+            k, f_opt, t_opt = _max_kappa(p, d)
+            return round(f_opt, 4), round(t_opt, 4), round(k, 4)
+        return round(f[i], 4), round(float(t[i]), 4), round(float(kappa[i]), 4)
+
+    d0 = separations[kd]
     fig.add_trace(go.Scatter(x=_round(f), y=_round(binormal_roc(d0, f)), mode="lines",
                              line=dict(color="#1f77b4", width=3), name="ROC",
                              hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}"), 1, 1)
     texts = []
     for k, p in enumerate(prevalences):
         t, kappa, i = _explorer_curves(p, d0, f)
-        visible = k == 0
+        fo, to, ko = optimum(p, d0)
+        visible = k == kp
         fig.add_trace(go.Scatter(x=_round(f), y=_round(kappa), mode="lines", visible=visible,
                                  line=dict(color="#ff7f0e", width=3), name="kappa",
                                  hovertemplate="f=%{x:.3f}<br>kappa=%{y:.3f}"), 1, 2)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)], mode="markers",
+        fig.add_trace(go.Scatter(x=[fo], y=[to], mode="markers",
                                  visible=visible, marker=dict(color="#d62728", size=11),
                                  name="max kappa", hovertemplate="kappa-optimal point"), 1, 1)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(kappa[i]), 4)],
+        fig.add_trace(go.Scatter(x=[fo], y=[ko],
                                  mode="markers", visible=visible,
                                  marker=dict(color="#d62728", size=11), name="max kappa",
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
+        if readout:
+            fig.add_trace(go.Scatter(x=[0.97], y=[0.97], mode="text", visible=visible,
+                                     text=[_readout(p, d0)], textposition="bottom left",
+                                     textfont=dict(size=13), hoverinfo="skip",
+                                     name="readout"), 1, 2)
         auc = float(norm.cdf(d0 / np.sqrt(2.0)))
         texts.append(f"p = {p:g}, d = {d0:g}: AUC = {auc:.3f}, AUK = {binormal_auk(d0, p):.3f}, "
                      f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}")
-    per = 3
+    per = 4 if readout else 3
     p_steps = []
     for k, p in enumerate(prevalences):
         vis = [True] + [False] * (per * len(prevalences))
         vis[1 + per * k: 1 + per * (k + 1)] = [True] * per
         args = [{"visible": vis}]
-        if len(separations) == 1 and title is None:
+        if len(separations) == 1 and title is None and not readout:
             args.append({"title.text": texts[k]})
             method = "update"
         else:
             method = "restyle"
         p_steps.append(dict(method=method, label=f"{p:g}", args=args))
-    sliders = [dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
+    sliders = [dict(active=kp, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
                     steps=p_steps)]
     if len(separations) > 1:
         d_steps = []
         for d in separations:
             xs, ys = [_round(f).tolist()], [_round(binormal_roc(d, f)).tolist()]
+            labels = [""]
             for p in prevalences:
                 t, kappa, i = _explorer_curves(p, d, f)
-                xs += [_round(f).tolist(), [round(f[i], 4)], [round(f[i], 4)]]
-                ys += [_round(kappa).tolist(), [round(float(t[i]), 4)],
-                       [round(float(kappa[i]), 4)]]
-            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[{"x": xs, "y": ys}]))
-        sliders.append(dict(active=0, currentvalue=dict(prefix="separation d = "),
+                fo, to, ko = optimum(p, d)
+                xs += [_round(f).tolist(), [fo], [fo]]
+                ys += [_round(kappa).tolist(), [to], [ko]]
+                labels += ["", "", ""]
+                if readout:
+                    xs.append([0.97])
+                    ys.append([0.97])
+                    labels.append([_readout(p, d)])
+            args = {"x": xs, "y": ys}
+            if readout:
+                args["text"] = labels
+            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[args]))
+        sliders.append(dict(active=kd, currentvalue=dict(prefix="separation d = "),
                             pad=dict(t=120), steps=d_steps))
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line=dict(dash="dash", color="grey"),
                   row=1, col=1)
@@ -190,10 +256,16 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     fig.update_xaxes(title_text="false positive rate f", range=[0, 1])
     fig.update_yaxes(title_text="true positive rate t", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="Cohen's kappa", range=[-0.05, 1.0], row=1, col=2)
+    if readout:
+        head = dict(text=title, font=dict(size=14)) if title else None
+        top = 80 if title else 40
+    else:
+        head = dict(text=title or texts[0], font=dict(size=14))
+        top = 80
     fig.update_layout(
-        title=dict(text=title or texts[0], font=dict(size=14)),
+        title=head,
         showlegend=False, height=470 + 80 * (len(separations) > 1),
-        margin=dict(t=80, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
+        margin=dict(t=top, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
     )
     return fig
 
