@@ -104,36 +104,6 @@ def _explorer_curves(p, d, f):
     return t, kappa, i
 
 
-def _max_kappa(p, d):
-    """Largest kappa on the binormal ROC curve and its (f, t), to about 1e-7.
-
-    The optimum is searched on a grid of thresholds dense in both score
-    distributions, then refined by a bounded scalar search around the best
-    grid point, so that the readout does not depend on the plotting grid.
-    """
-    from scipy.optimize import minimize_scalar
-
-    c = np.linspace(min(-8.0, d - 8.0), max(8.0, d + 8.0), 4001)
-
-    def kappa_at(cut):
-        return _kappa_rates(norm.sf(cut - d), norm.sf(cut), p)
-
-    j = int(np.argmax(kappa_at(c)))
-    lo, hi = c[max(j - 1, 0)], c[min(j + 1, len(c) - 1)]
-    res = minimize_scalar(lambda x: -kappa_at(x), bounds=(lo, hi), method="bounded",
-                          options={"xatol": 1e-10})
-    cut = float(res.x)
-    return float(kappa_at(cut)), float(norm.sf(cut)), float(norm.sf(cut - d))
-
-
-def _readout(p, d):
-    """Text of the explorer's live readout for class share p and separation d."""
-    auc = float(norm.cdf(d / np.sqrt(2.0)))
-    k, f_opt, _ = _max_kappa(p, d)
-    return (f"p = {p:g}, d = {d:g}<br>AUC = {auc:.3f}<br>AUK = {binormal_auk(d, p):.3f}"
-            f"<br>max kappa = {k:.3f} at f = {f_opt:.3f}")
-
-
 def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None,
                        readout=False, active=(0, 0)):
     """ROC curve and kappa curve side by side with precomputed slider steps.
@@ -168,9 +138,29 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     Returns
     -------
     fig : plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> from aukbook.plotting import roc_kappa_explorer
+    >>> fig = roc_kappa_explorer([0.5, 0.1], separations=[1.5, 2.0], readout=True,
+    ...                          active=(1, 0))
+    >>> [tr.text[0].replace("<br>", "; ") for tr in fig.data
+    ...  if tr.mode == "text" and tr.visible]
+    ['p = 0.1, d = 1.5; AUC = 0.856; AUK = 0.173; max kappa = 0.415 at f = 0.062']
+    >>> d_step = fig.layout.sliders[1].steps[1]   # d = 2: new text for every trace
+    >>> d_step.args[0]["text"][-1][0].split("<br>")[0]
+    'p = 0.1, d = 2'
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
+
+    from .optimum import binormal_max_kappa
+
+    def readout_text(p, d):
+        auc = float(norm.cdf(d / np.sqrt(2.0)))
+        k, f_opt, _ = binormal_max_kappa(d, p)
+        return (f"p = {p:g}, d = {d:g}<br>AUC = {auc:.3f}<br>AUK = {binormal_auk(d, p):.3f}"
+                f"<br>max kappa = {k:.3f} at f = {f_opt:.3f}")
 
     kp, kd = active
     if not (0 <= kp < len(prevalences) and 0 <= kd < len(separations)):
@@ -183,7 +173,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         """(f, t, kappa) of the red dots; precise when there is a readout."""
         t, kappa, i = _explorer_curves(p, d, f)
         if readout:
-            k, f_opt, t_opt = _max_kappa(p, d)
+            k, f_opt, t_opt = binormal_max_kappa(d, p)
             return round(f_opt, 4), round(t_opt, 4), round(k, 4)
         return round(f[i], 4), round(float(t[i]), 4), round(float(kappa[i]), 4)
 
@@ -208,7 +198,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
         if readout:
             fig.add_trace(go.Scatter(x=[0.97], y=[0.97], mode="text", visible=visible,
-                                     text=[_readout(p, d0)], textposition="bottom left",
+                                     text=[readout_text(p, d0)], textposition="bottom left",
                                      textfont=dict(size=13), hoverinfo="skip",
                                      name="readout"), 1, 2)
         auc = float(norm.cdf(d0 / np.sqrt(2.0)))
@@ -242,7 +232,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
                 if readout:
                     xs.append([0.97])
                     ys.append([0.97])
-                    labels.append([_readout(p, d)])
+                    labels.append([readout_text(p, d)])
             args = {"x": xs, "y": ys}
             if readout:
                 args["text"] = labels
