@@ -131,7 +131,8 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         the plotting grid) inside the kappa panel, for the current p *and* d:
         one text trace per p, shown by the p slider, whose text the d slider
         replaces with that of every trace.  The red dots then mark the same
-        precise optimum.
+        precise optimum, and the ROC panel adds the iso-kappa line of the
+        maximum kappa (dashed), which touches the ROC curve at the red dot.
     active : pair of int, default=(0, 0)
         Index of the starting class share and of the starting separation.
 
@@ -169,6 +170,15 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
 
+    def tangent(p, d):
+        """Two points of the iso-kappa line of the largest kappa, inside the square."""
+        k, _, _ = binormal_max_kappa(d, p)
+        q = 1 - 2 * p
+        den = p * (2 * (1 - p) - k * q)
+        t0, slope = k * p / den, (1 - p) * (2 * p + k * q) / den
+        f1 = min(1.0, (1 - t0) / slope)
+        return [0.0, round(f1, 4)], [round(t0, 4), round(t0 + slope * f1, 4)]
+
     def optimum(p, d):
         """(f, t, kappa) of the red dots; precise when there is a readout."""
         t, kappa, i = _explorer_curves(p, d, f)
@@ -197,6 +207,10 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
                                  marker=dict(color="#d62728", size=11), name="max kappa",
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
         if readout:
+            xt, yt = tangent(p, d0)
+            fig.add_trace(go.Scatter(x=xt, y=yt, mode="lines", visible=visible,
+                                     line=dict(color="#ff7f0e", width=2, dash="dash"),
+                                     name="iso-kappa line", hoverinfo="skip"), 1, 1)
             fig.add_trace(go.Scatter(x=[0.97], y=[0.97], mode="text", visible=visible,
                                      text=[readout_text(p, d0)], textposition="bottom left",
                                      textfont=dict(size=13), hoverinfo="skip",
@@ -204,7 +218,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         auc = float(norm.cdf(d0 / np.sqrt(2.0)))
         texts.append(f"p = {p:g}, d = {d0:g}: AUC = {auc:.3f}, AUK = {binormal_auk(d0, p):.3f}, "
                      f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}")
-    per = 4 if readout else 3
+    per = 5 if readout else 3
     p_steps = []
     for k, p in enumerate(prevalences):
         vis = [True] + [False] * (per * len(prevalences))
@@ -230,9 +244,10 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
                 ys += [_round(kappa).tolist(), [to], [ko]]
                 labels += ["", "", ""]
                 if readout:
-                    xs.append([0.97])
-                    ys.append([0.97])
-                    labels.append([readout_text(p, d)])
+                    xt, yt = tangent(p, d)
+                    xs += [xt, [0.97]]
+                    ys += [yt, [0.97]]
+                    labels += ["", [readout_text(p, d)]]
             args = {"x": xs, "y": ys}
             if readout:
                 args["text"] = labels
