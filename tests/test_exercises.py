@@ -34,10 +34,20 @@ def flagged_at(index_rule):
     return 10_000 * (0.02 * t[i] + 0.98 * f[i])
 
 
+def simulated_random_kappa_spread(size, reps=100_000, p=0.07, q=0.08):
+    """sqrt(N) times the spread of kappa over test sets where predictions ignore truth."""
+    rng = np.random.default_rng(12345)
+    tp, fn, fp, tn = rng.multinomial(
+        size, [p * q, p * (1 - q), (1 - p) * q, (1 - p) * (1 - q)], size=reps).T / size
+    p_c = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
+    return float(np.std((tp + tn - p_c) / (1 - p_c)) * np.sqrt(size))
+
+
 # independent routes to each correct answer
 CORRECT = {
     "ch1-ex-counts": lambda: sk_kappa,
     "ch1-ex-fourth": lambda: (0.93, sk_kappa(6, 1, 6, 87)),
+    "ch1-ex-random": lambda: simulated_random_kappa_spread(10_000),
     "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
     "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise

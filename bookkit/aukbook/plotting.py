@@ -104,7 +104,8 @@ def _explorer_curves(p, d, f):
     return t, kappa, i
 
 
-def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None):
+def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None,
+                       readout=False, active=(0, 0)):
     """ROC curve and kappa curve side by side with precomputed slider steps.
 
     Moving the p slider changes the kappa curve (and its optimum, the red
@@ -123,65 +124,135 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     n_points : int, default=121
         Points per curve.
     title : str, default=None
-        Fixed title.  With one separation the default title reports AUC,
-        AUK and the maximum kappa, and follows the p slider.
+        Fixed title.  With one separation (and ``readout=False``) the default
+        title reports AUC, AUK and the maximum kappa, and follows the p slider.
+    readout : bool, default=False
+        Write AUC, AUK and the maximum kappa (located to about 1e-7, not on
+        the plotting grid) inside the kappa panel, for the current p *and* d:
+        one text trace per p, shown by the p slider, whose text the d slider
+        replaces with that of every trace.  The red dots then mark the same
+        precise optimum, and the ROC panel adds the iso-kappa line of the
+        maximum kappa (dashed), which touches the ROC curve at the red dot.
+    active : pair of int, default=(0, 0)
+        Index of the starting class share and of the starting separation.
 
     Returns
     -------
     fig : plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> from aukbook.plotting import roc_kappa_explorer
+    >>> fig = roc_kappa_explorer([0.5, 0.1], separations=[1.5, 2.0], readout=True,
+    ...                          active=(1, 0))
+    >>> [tr.text[0].replace("<br>", "; ") for tr in fig.data
+    ...  if tr.mode == "text" and tr.visible]
+    ['p = 0.1, d = 1.5; AUC = 0.856; AUK = 0.173; max kappa = 0.415 at f = 0.062']
+    >>> d_step = fig.layout.sliders[1].steps[1]   # d = 2: new text for every trace
+    >>> d_step.args[0]["text"][-1][0].split("<br>")[0]
+    'p = 0.1, d = 2'
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    from .optimum import binormal_max_kappa
+
+    def readout_text(p, d):
+        auc = float(norm.cdf(d / np.sqrt(2.0)))
+        k, f_opt, _ = binormal_max_kappa(d, p)
+        return (f"p = {p:g}, d = {d:g}<br>AUC = {auc:.3f}<br>AUK = {binormal_auk(d, p):.3f}"
+                f"<br>max kappa = {k:.3f} at f = {f_opt:.3f}")
+
+    kp, kd = active
+    if not (0 <= kp < len(prevalences) and 0 <= kd < len(separations)):
+        raise ValueError(f"active={active!r} is not a valid pair of slider indices.")
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
-    d0 = separations[0]
+
+    def tangent(p, d):
+        """Two points of the iso-kappa line of the largest kappa, inside the square."""
+        k, _, _ = binormal_max_kappa(d, p)
+        q = 1 - 2 * p
+        den = p * (2 * (1 - p) - k * q)
+        t0, slope = k * p / den, (1 - p) * (2 * p + k * q) / den
+        f1 = min(1.0, (1 - t0) / slope)
+        return [0.0, round(f1, 4)], [round(t0, 4), round(t0 + slope * f1, 4)]
+
+    def optimum(p, d):
+        """(f, t, kappa) of the red dots; precise when there is a readout."""
+        t, kappa, i = _explorer_curves(p, d, f)
+        if readout:
+            k, f_opt, t_opt = binormal_max_kappa(d, p)
+            return round(f_opt, 4), round(t_opt, 4), round(k, 4)
+        return round(f[i], 4), round(float(t[i]), 4), round(float(kappa[i]), 4)
+
+    d0 = separations[kd]
     fig.add_trace(go.Scatter(x=_round(f), y=_round(binormal_roc(d0, f)), mode="lines",
                              line=dict(color="#1f77b4", width=3), name="ROC",
                              hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}"), 1, 1)
     texts = []
     for k, p in enumerate(prevalences):
         t, kappa, i = _explorer_curves(p, d0, f)
-        visible = k == 0
+        fo, to, ko = optimum(p, d0)
+        visible = k == kp
         fig.add_trace(go.Scatter(x=_round(f), y=_round(kappa), mode="lines", visible=visible,
                                  line=dict(color="#ff7f0e", width=3), name="kappa",
                                  hovertemplate="f=%{x:.3f}<br>kappa=%{y:.3f}"), 1, 2)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)], mode="markers",
+        fig.add_trace(go.Scatter(x=[fo], y=[to], mode="markers",
                                  visible=visible, marker=dict(color="#d62728", size=11),
                                  name="max kappa", hovertemplate="kappa-optimal point"), 1, 1)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(kappa[i]), 4)],
+        fig.add_trace(go.Scatter(x=[fo], y=[ko],
                                  mode="markers", visible=visible,
                                  marker=dict(color="#d62728", size=11), name="max kappa",
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
+        if readout:
+            xt, yt = tangent(p, d0)
+            fig.add_trace(go.Scatter(x=xt, y=yt, mode="lines", visible=visible,
+                                     line=dict(color="#ff7f0e", width=2, dash="dash"),
+                                     name="iso-kappa line", hoverinfo="skip"), 1, 1)
+            fig.add_trace(go.Scatter(x=[0.97], y=[0.97], mode="text", visible=visible,
+                                     text=[readout_text(p, d0)], textposition="bottom left",
+                                     textfont=dict(size=13), hoverinfo="skip",
+                                     name="readout"), 1, 2)
         auc = float(norm.cdf(d0 / np.sqrt(2.0)))
         texts.append(f"p = {p:g}, d = {d0:g}: AUC = {auc:.3f}, AUK = {binormal_auk(d0, p):.3f}, "
                      f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}")
-    per = 3
+    per = 5 if readout else 3
     p_steps = []
     for k, p in enumerate(prevalences):
         vis = [True] + [False] * (per * len(prevalences))
         vis[1 + per * k: 1 + per * (k + 1)] = [True] * per
         args = [{"visible": vis}]
-        if len(separations) == 1 and title is None:
+        if len(separations) == 1 and title is None and not readout:
             args.append({"title.text": texts[k]})
             method = "update"
         else:
             method = "restyle"
         p_steps.append(dict(method=method, label=f"{p:g}", args=args))
-    sliders = [dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
+    sliders = [dict(active=kp, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
                     steps=p_steps)]
     if len(separations) > 1:
         d_steps = []
         for d in separations:
             xs, ys = [_round(f).tolist()], [_round(binormal_roc(d, f)).tolist()]
+            labels = [""]
             for p in prevalences:
                 t, kappa, i = _explorer_curves(p, d, f)
-                xs += [_round(f).tolist(), [round(f[i], 4)], [round(f[i], 4)]]
-                ys += [_round(kappa).tolist(), [round(float(t[i]), 4)],
-                       [round(float(kappa[i]), 4)]]
-            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[{"x": xs, "y": ys}]))
-        sliders.append(dict(active=0, currentvalue=dict(prefix="separation d = "),
+                fo, to, ko = optimum(p, d)
+                xs += [_round(f).tolist(), [fo], [fo]]
+                ys += [_round(kappa).tolist(), [to], [ko]]
+                labels += ["", "", ""]
+                if readout:
+                    xt, yt = tangent(p, d)
+                    xs += [xt, [0.97]]
+                    ys += [yt, [0.97]]
+                    labels += ["", [readout_text(p, d)]]
+            args = {"x": xs, "y": ys}
+            if readout:
+                args["text"] = labels
+            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[args]))
+        sliders.append(dict(active=kd, currentvalue=dict(prefix="separation d = "),
                             pad=dict(t=120), steps=d_steps))
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line=dict(dash="dash", color="grey"),
                   row=1, col=1)
@@ -190,10 +261,16 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     fig.update_xaxes(title_text="false positive rate f", range=[0, 1])
     fig.update_yaxes(title_text="true positive rate t", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="Cohen's kappa", range=[-0.05, 1.0], row=1, col=2)
+    if readout:
+        head = dict(text=title, font=dict(size=14)) if title else None
+        top = 80 if title else 40
+    else:
+        head = dict(text=title or texts[0], font=dict(size=14))
+        top = 80
     fig.update_layout(
-        title=dict(text=title or texts[0], font=dict(size=14)),
+        title=head,
         showlegend=False, height=470 + 80 * (len(separations) > 1),
-        margin=dict(t=80, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
+        margin=dict(t=top, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
     )
     return fig
 
