@@ -293,7 +293,7 @@ def _spread_labels(candidates, min_gap):
 
 
 def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
-                       view=-0.4, n_points=201):
+                       view=-0.4, start=None, n_points=201):
     """ROC curve, iso-kappa lines and the tangent one, one slider step per class share.
 
     Every line of constant kappa passes through the pivot f = t = -p/(1-2p)
@@ -318,6 +318,9 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     view : float, default=-0.4
         Lower end of both axes: the view is [view, 1] in f and t plus room
         for the labels.
+    start : float, default=None
+        The class share shown first (one of ``prevalences``); None means the
+        first.
     n_points : int, default=201
         Points of the plotted ROC curve (the optimum is found on a finer grid).
 
@@ -333,12 +336,18 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     (10, 2)
     >>> fig.data[6].x[0], fig.data[6].y[0]   # p = 0.1: the lines start at the pivot
     (-0.125, -0.125)
+    >>> fig = iso_kappa_explorer([0.5, 0.1], start=0.1)   # show p = 0.1 first
+    >>> fig.layout.sliders[0].active, fig.data[2].visible, fig.data[6].visible
+    (1, False, True)
     """
     import plotly.graph_objects as go
 
     prevalences = [float(p) for p in prevalences]
     if any(not 0.0 < p <= 0.5 for p in prevalences):
         raise ValueError("prevalences must lie in (0, 1/2].")
+    if start is not None and float(start) not in prevalences:
+        raise ValueError("start must be one of prevalences.")
+    k0 = 0 if start is None else prevalences.index(float(start))
     lo = float(view)
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     t = binormal_roc(separation, f)
@@ -404,7 +413,7 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
                                     xanchor="left", yanchor="top", align="left",
                                     font=dict(size=12), bgcolor="rgba(255,255,255,0.9)"))
             px = []
-        vis = k == 0
+        vis = k == k0
         fig.add_trace(go.Scatter(x=[None if v is None else round(float(v), 4) for v in xs],
                                  y=[None if v is None else round(float(v), 4) for v in ys],
                                  text=hover, mode="lines", visible=vis, name="iso-kappa lines",
@@ -431,16 +440,16 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     fig.add_shape(type="rect", x0=0, y0=0, x1=1, y1=1, line=dict(color="black", width=1),
                   layer="below")
     fig.update_layout(
-        title=dict(text=steps[0]["args"][1]["title.text"], font=dict(size=14), x=0.02,
+        title=dict(text=steps[k0]["args"][1]["title.text"], font=dict(size=14), x=0.02,
                    xanchor="left", y=0.985, yanchor="top"),
-        annotations=steps[0]["args"][1]["annotations"],
+        annotations=steps[k0]["args"][1]["annotations"],
         xaxis=dict(title="false positive rate f", range=[lo, 1.12], constrain="domain"),
         yaxis=dict(title="true positive rate t", range=[lo, 1.1], scaleanchor="x",
                    constrain="domain"),
         height=700, showlegend=True, template="plotly_white",
         legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom",
                     bgcolor="rgba(255,255,255,0.85)"),
-        sliders=[dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
+        sliders=[dict(active=k0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
                       steps=steps)],
         margin=dict(t=70, l=60, r=20, b=40),
     )
