@@ -235,7 +235,9 @@ def build_html_edition(htmldir, notebooks_dir, archive):
             nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=True,
                                    check_cell=self_check_note)
             nbformat.write(nb, target)
-        elif os.path.isfile(path):
+        elif os.path.isdir(path):                # e.g. images next to the chapters
+            shutil.copytree(path, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        else:
             shutil.copy(path, target)
 
     sys.path.insert(0, os.path.join(ROOT, "tools"))
