@@ -82,7 +82,8 @@ def draw_staircase(ax, fpr, tpr, *, color="C0", tie_color="#CC79A7", label=None,
     ax.plot(f, t, "o", color=color, ms=markersize, zorder=4)
     if annotate is not None:
         for x, y, text in zip(f, t, annotate):
-            ax.annotate(text, (x, y), xytext=(6, -11), textcoords="offset points",
+            offset = (6, 3) if y < 0.05 else (6, -11)  # keep labels off the axis
+            ax.annotate(text, (x, y), xytext=offset, textcoords="offset points",
                         fontsize=8, color="0.25")
     ax.plot([0, 1], [0, 1], ":", color="0.6", lw=1)
     ax.set_xlim(-0.02, 1.02)
@@ -112,7 +113,10 @@ def draw_pair_grid(ax, pos_scores, neg_scores, *, roc_space=False, fmt="{:.2f}",
       of the ``i``-th highest positive covers t in [i/N+, (i+1)/N+].  A pair
       is won exactly when its cell lies under the ROC staircase; a block of
       tied pairs is cut in half by the staircase's diagonal, whose lower
-      triangle is drawn in the colour of a win.
+      triangle is drawn in the colour of a win.  The scores label the
+      bottom and left axes; the rates f and t label the top and right ones.
+      Draw the staircase first (with its legend label) if it should appear
+      in the legend.
 
     ``legend=True`` adds a legend naming the three colours.
 
@@ -125,12 +129,13 @@ def draw_pair_grid(ax, pos_scores, neg_scores, *, roc_space=False, fmt="{:.2f}",
     w = pair_outcomes(pos, neg)
     n_pos, n_neg = w.shape
     if legend:
-        ax.legend(handles=[Patch(facecolor=PAIR_COLOURS[k], alpha=0.55 if roc_space else 1,
-                                 label=text)
-                           for k, text in (("win", "positive higher (1)"),
-                                           ("tie", "tie (1/2)"),
-                                           ("loss", "negative higher (0)"))],
-                  loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0,
+        patches = [Patch(facecolor=PAIR_COLOURS[k], alpha=0.55 if roc_space else 1,
+                         label=text)
+                   for k, text in (("win", "positive higher (1)"), ("tie", "tie (1/2)"),
+                                   ("loss", "negative higher (0)"))]
+        ax.legend(handles=ax.get_legend_handles_labels()[0] + patches,
+                  loc="upper left", bbox_to_anchor=(1.2 if roc_space else 1.02, 1),
+                  borderaxespad=0,
                   fontsize=9)
     cmap = ListedColormap([PAIR_COLOURS["loss"], PAIR_COLOURS["tie"], PAIR_COLOURS["win"]])
     if not roc_space:
@@ -152,20 +157,40 @@ def draw_pair_grid(ax, pos_scores, neg_scores, *, roc_space=False, fmt="{:.2f}",
     dx, dy = 1.0 / n_neg, 1.0 / n_pos
     for i in range(n_pos):
         for j in range(n_neg):
-            kind = {1.0: "win", 0.5: "tie", 0.0: "loss"}[float(w[i, j])]
+            if w[i, j] == 0.5:
+                continue  # drawn below, block by block
+            kind = "win" if w[i, j] == 1 else "loss"
             ax.add_patch(Rectangle((j * dx, i * dy), dx, dy, facecolor=PAIR_COLOURS[kind],
                                    alpha=0.55, edgecolor="white", lw=1.5, zorder=0))
-    # each block of tied pairs: the lower-right triangle counts as won
+    # each block of tied pairs: the staircase's diagonal cuts it in two; the
+    # lower-right half counts as won, the upper-left half as the other half
     for value in np.intersect1d(pos, neg):
         rows = np.flatnonzero(pos == value)
         cols = np.flatnonzero(neg == value)
         x0, x1 = cols[0] * dx, (cols[-1] + 1) * dx
         y0, y1 = rows[0] * dy, (rows[-1] + 1) * dy
-        ax.add_patch(Polygon([(x0, y0), (x1, y0), (x1, y1)], closed=True,
-                             facecolor=PAIR_COLOURS["win"], alpha=0.55, lw=0, zorder=1))
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
+        for corner, kind in (((x1, y0), "win"), ((x0, y1), "tie")):
+            ax.add_patch(Polygon([(x0, y0), corner, (x1, y1)], closed=True,
+                                 facecolor=PAIR_COLOURS[kind], alpha=0.55,
+                                 edgecolor="white", lw=1.5, zorder=0))
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
     ax.set_aspect("equal")
-    ax.set_xlabel("false positive rate f")
-    ax.set_ylabel("true positive rate t")
+    # scores along the bottom and left, rates along the top and right
+    ax.set_xticks((np.arange(n_neg) + 0.5) * dx, [fmt.format(x) for x in neg])
+    ax.set_yticks((np.arange(n_pos) + 0.5) * dy, [fmt.format(x) for x in pos])
+    ax.set_xlabel("negatives by decreasing score")
+    ax.set_ylabel("positives by decreasing score")
+    top = ax.secondary_xaxis("top")
+    top.set_xticks(np.arange(n_neg + 1) * dx, [_frac(k, n_neg) for k in range(n_neg + 1)])
+    top.set_xlabel("false positive rate f")
+    right = ax.secondary_yaxis("right")
+    right.set_yticks(np.arange(n_pos + 1) * dy, [_frac(k, n_pos) for k in range(n_pos + 1)])
+    right.set_ylabel("true positive rate t")
     return w
+
+
+def _frac(k, n):
+    """'k/n' in lowest terms, '0' and '1' at the ends."""
+    g = np.gcd(k, n)
+    return {0: "0", n: "1"}.get(k, f"{k // g}/{n // g}")
