@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
-from sklearn.metrics import cohen_kappa_score, roc_auc_score
+from sklearn.metrics import cohen_kappa_score, matthews_corrcoef, roc_auc_score
 
 from auklib import auk_from_roc, kappa_from_rates
 from aukbook.plotting import binormal_auk
@@ -67,6 +67,16 @@ CORRECT = {
     "ch6-ex-wrong": lambda: roc_auc_score(
         [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
         multi_class="ovo"),
+    # chapter 10 (kappa among its peers): scikit-learn, the hmeasure package, brentq
+    "ch10-ex-tables": lambda: (
+        sk_kappa(12, 8, 30, 150),
+        matthews_corrcoef(*labels_from_counts(12, 8, 30, 150))),
+    "ch10-ex-hand": lambda: __import__("hmeasure").h_score(
+        np.array([0, 0, 1, 0, 1, 1, 0, 0]),
+        np.array([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05]), severity_ratio=1.0),
+    "ch10-ex-report": lambda: (lambda rho: (rho, 2 * 0.533 - 0.067 - rho * 0.933))(
+        brentq(lambda r: r * (2 * 0.533 - 0.067 - r * 0.933) + (1 - r) * 0.067 - 0.204,
+               0.5, 1.0)),
 }
 
 
