@@ -27,6 +27,10 @@ def binormal_t(d, f):
     return norm.cdf(d + norm.ppf(f))
 
 
+def binormal_t_sigma(d, sigma, f):
+    return norm.cdf((d + norm.ppf(f)) / sigma)
+
+
 def flagged_at(index_rule):
     f = np.linspace(0, 1, 400_001)
     t = binormal_t(2.0, f)
@@ -65,6 +69,14 @@ CORRECT = {
     "ch1-ex-counts": lambda: sk_kappa,
     "ch1-ex-fourth": lambda: (0.93, sk_kappa(6, 1, 6, 87)),
     "ch1-ex-random": lambda: simulated_random_kappa_spread(10_000),
+
+    # ch. 2, ROC curves and the AUC
+    "ch2-ex-binormal": lambda: float(np.mean(  # quadrature of eq. (9) after standardising
+        binormal_t_sigma(1.2 / 1.5, 0.8 / 1.5, np.linspace(0, 1, 2_000_001)))),
+    "ch2-ex-pairs": lambda: roc_auc_score([1, 1, 1, 1, 0, 0, 0, 0],
+                                          [0.9, 0.7, 0.7, 0.4, 0.8, 0.7, 0.3, 0.3]),
+    "ch2-ex-mix": lambda: (1 / 3, float(np.interp(0.2, [0.1, 0.4], [0.5, 0.8]))),
+    "ch2-ex-flip": lambda: (1 - 0.31, -(2 * 0.31 - 1)),  # Gini changes sign
     "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
     "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
