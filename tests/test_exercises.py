@@ -52,10 +52,15 @@ CORRECT = {
     "ch5-ex-deploy": lambda: (
         flagged_at(lambda t, f: np.argmax(kappa_from_rates(t, f, 0.02))),
         flagged_at(lambda t, f: np.argmax(t - f))),
+    # chapter 6, ch06_multiclass
     "ch6-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
     "ch6-ex-wrong": lambda: roc_auc_score(
         [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
         multi_class="ovo"),
+    "ch6-ex-weighted": lambda: tuple(   # the moved matrix, by hand, through scikit-learn
+        cohen_kappa_score(*np.repeat(np.indices((4, 4)).reshape(2, -1), np.ravel(
+            [[33, 13, 7, 2], [24, 13, 15, 4], [14, 14, 18, 9], [0, 7, 14, 34]]), axis=1),
+            weights=w) for w in (None, "linear", "quadratic")),
 }
 
 
