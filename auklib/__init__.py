@@ -14,6 +14,8 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
+from .hmeasure import h_measure
+from .threshold_metrics import metric_curve
 from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
@@ -36,6 +38,7 @@ __all__ = [
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",
+    "h_measure",
     "hand_till_score",
     "hand_till_table",
     "kappa_curve",
@@ -43,6 +46,7 @@ __all__ = [
     "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
+    "metric_curve",
     "mww_ranked_table",
     "mww_statistic",
     "roc_convex_hull",
