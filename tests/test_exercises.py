@@ -1,6 +1,7 @@
 """Every self-check accepts an independently computed answer, rejects wrong
 ones, and never prints the expected value."""
 
+import functools
 import glob
 import os
 import re
@@ -36,6 +37,58 @@ def flagged_at(index_rule):
     t = binormal_t(2.0, f)
     i = index_rule(t, f)
     return 10_000 * (0.02 * t[i] + 0.98 * f[i])
+
+
+# chapter 7 (ch07_rank_reversal): the chapter's fitted scores, measured another way
+def ch7_quad_auk(f, t, p):
+    """AUK by numerical quadrature of eq. (19) along each straight ROC segment."""
+    from scipy.integrate import quad
+
+    return sum(quad(lambda x: kappa_from_rates(t0 + (t1 - t0) * (x - f0) / (f1 - f0), x, p),
+                    f0, f1)[0] for f0, f1, t0, t1 in zip(f[:-1], f[1:], t[:-1], t[1:])
+               if f1 > f0)
+
+
+def ch7_roc(y, s, hull=False):
+    """ROC vertices by brute force over thresholds; hull=True keeps the upper hull."""
+    pos, neg = s[y == 1], s[y == 0]
+    cuts = np.r_[np.inf, np.unique(s)[::-1]]
+    f = np.array([(neg >= c).mean() for c in cuts])
+    t = np.array([(pos >= c).mean() for c in cuts])
+    if not hull:
+        return f, t
+    upper = []                                       # monotone chain, upper hull
+    for pt in sorted(set(zip(f, t))):
+        while len(upper) >= 2 and ((upper[-1][0] - upper[-2][0]) * (pt[1] - upper[-2][1])
+                                   - (upper[-1][1] - upper[-2][1]) * (pt[0] - upper[-2][0])
+                                   >= 0):
+            upper.pop()                              # upper[-1] is not above the chord
+        upper.append(pt)
+    return np.array(upper).T
+
+
+@functools.lru_cache(maxsize=None)
+def ch7_split_count():
+    from answers.ch07_rank_reversal import scores_for   # the chapter's models and splits
+
+    count = 0
+    for seed in range(50, 70):
+        y, (lin, net) = scores_for(0.11, seed)
+        auc = [np.mean((s[y == 1][:, None] > s[y == 0]) + 0.5 * (s[y == 1][:, None]
+                                                                 == s[y == 0]))
+               for s in (lin, net)]
+        auk = [ch7_quad_auk(*ch7_roc(y, s), y.mean()) for s in (lin, net)]
+        count += np.sign(auc[0] - auc[1]) != np.sign(auk[0] - auk[1])
+    return int(count)
+
+
+@functools.lru_cache(maxsize=None)
+def ch7_hull_raise():
+    from answers.ch07_rank_reversal import scores_for
+
+    y, scores = scores_for(0.11, 0)
+    return tuple(ch7_quad_auk(*ch7_roc(y, s, hull=True), y.mean())
+                 - ch7_quad_auk(*ch7_roc(y, s), y.mean()) for s in scores)
 
 
 def simulated_random_kappa_spread(size, reps=100_000, p=0.07, q=0.08):
@@ -92,10 +145,18 @@ CORRECT = {
     "ch5-ex-deploy": lambda: (
         flagged_at(lambda t, f: np.argmax(kappa_from_rates(t, f, 0.02))),
         flagged_at(lambda t, f: np.argmax(t - f))),
+    # chapter 6, ch06_multiclass
     "ch6-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
     "ch6-ex-wrong": lambda: roc_auc_score(
         [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
         multi_class="ovo"),
+    "ch6-ex-weighted": lambda: tuple(   # the moved matrix, by hand, through scikit-learn
+        cohen_kappa_score(*np.repeat(np.indices((4, 4)).reshape(2, -1), np.ravel(
+            [[33, 13, 7, 2], [24, 13, 15, 4], [14, 14, 18, 9], [0, 7, 14, 34]]), axis=1),
+            weights=w) for w in (None, "linear", "quadratic")),
+    # chapter 7, ch07_rank_reversal
+    "ch7-ex-split": ch7_split_count,
+    "ch7-ex-hull": ch7_hull_raise,
     # chapter 10 (kappa among its peers): scikit-learn, the hmeasure package, brentq
     "ch10-ex-tables": lambda: (
         sk_kappa(12, 8, 30, 150),

@@ -1,8 +1,14 @@
-"""Chapter 6: multi-class AUC from Mann-Whitney-Wilcoxon statistics."""
+"""Chapter 6: multi-class AUC from Mann-Whitney-Wilcoxon statistics, multi-class kappa."""
 
-from auklib import hand_till_score, mww_ranked_table, mww_statistic
+import numpy as np
+
+from auklib import hand_till_score, kappa_from_matrix, mww_ranked_table, mww_statistic
 
 from . import Answer
+
+# The chapter's diabetes confusion matrix (true grade down, predicted grade across),
+# asserted in the notebook next to its figure.
+DIABETES_CM = [[33, 14, 7, 1], [24, 13, 15, 4], [14, 14, 18, 9], [0, 7, 14, 34]]
 
 
 def _wrong_m():
@@ -18,16 +24,29 @@ def _table():
     return (s, 3, 3, mww_statistic(signal, response, ties="ranked_table"))
 
 
+def _weighted():
+    worse = np.array(DIABETES_CM)
+    worse[0, 1] -= 1
+    worse[0, 3] += 1
+    return tuple(kappa_from_matrix(worse, weights=w) for w in (None, "linear", "quadratic"))
+
+
 ANSWERS = {
     "ch6-ex-table": Answer(
-        form="a tuple (s, n1, n2, MWW) for the pair (3|1) of example 3",
+        form="a tuple (s, N_i, N_j, MWW) for the pair (3|1) of example 3",
         reference=_table,
         hint="keep only the records of classes 1 and 3; the response is 'predicted as "
-             "class 3', the signal 'is class 3'; rank the four blocks from the bottom "
-             "up.", atol=5e-4),
+             "class 3', the signal 'is class 3'; rank the four blocks from rank 1 "
+             "(response 0, signal 1) up.", atol=5e-4),
     "ch6-ex-wrong": Answer(
         form="Hand and Till's M of example 2 with midranks (a number)",
         reference=_wrong_m,
         hint="with midranks each MWW is (1 + t - f) / 2 for its pair; average the six.",
+        atol=5e-4),
+    "ch6-ex-weighted": Answer(
+        form="a tuple (unweighted, linear, quadratic) of the kappas after the move",
+        reference=_weighted,
+        hint="copy the matrix, subtract 1 from cell [0, 1], add 1 to cell [0, 3], then "
+             "call kappa_from_matrix with weights=None, 'linear' and 'quadratic'.",
         atol=5e-4),
 }
