@@ -31,6 +31,12 @@ def stored_errors(source):
 
 def build(source=ROOT):
     """Build source/_build/html; return 0 on success, 1 on any warning or error."""
+    # An older set-up copied plotly.js into _static/, and jupyter-book puts
+    # every script found there on every page: remove that leftover.
+    stale = os.path.join(source, "_static", "plotly.min.js")
+    if os.path.exists(stale):
+        os.remove(stale)
+        print(f"removed the leftover {os.path.relpath(stale, source)}")
     bad = stored_errors(source)
     if bad:
         print("Notebooks stored with error outputs:", ", ".join(bad))
