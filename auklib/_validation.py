@@ -11,23 +11,39 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
 __all__ = ["UndefinedMetricWarning"]
 
 
-class UndefinedMetricWarning(UserWarning):
+class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     """Warning raised when a metric is undefined for the given input.
 
-    The metric is then returned as NaN, as scikit-learn does.
+    The metric is then returned as NaN, as scikit-learn does.  It subclasses
+    ``sklearn.exceptions.UndefinedMetricWarning``, so a filter set for
+    scikit-learn's warning catches auklib's too.
     """
+
+
+def _reject_none_and_complex(x, name):
+    """Named errors for None and complex input (before numpy sees them)."""
+    if x is None:
+        raise TypeError(f"{name} is None; pass an array of numbers.")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got a string.")
+    if isinstance(x, complex) or np.iscomplexobj(x):
+        raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
 
 
 def _as_1d_numeric(x, name, *, finite=True):
     """Return ``x`` as a 1-D numeric array or raise a named error."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got a string.")
+    _reject_none_and_complex(x, name)
     arr = np.asarray(x)
     if arr.dtype.kind == "O":
+        if any(isinstance(v, complex) for v in arr.ravel().tolist()):
+            raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
         if any(v is None for v in arr.ravel().tolist()):
             raise TypeError(f"{name} contains None; all values must be numbers.")
         try:
@@ -71,8 +87,13 @@ def _check_sample_weight(sample_weight, n):
         raise ValueError("sample_weight contains NaN or infinite values.")
     if (w < 0).any():
         raise ValueError("sample_weight contains negative values.")
-    if not (w > 0).any():
+    top = float(w.max())
+    if not top > 0:
         raise ValueError("sample_weight is zero for every sample.")
+    if not 1e-250 < top < 1e250 / n:
+        # rescale by a power of two (exact) so that sums neither overflow
+        # nor lose digits in subnormal numbers
+        w = np.ldexp(w, -int(np.frexp(top)[1]))
     return w
 
 
@@ -83,13 +104,7 @@ def _binary_labels(y_true, pos_label):
     the labels must be {0, 1}, {-1, 1} or bool, and the positive class is 1
     (True).  A single class is allowed here; callers decide what it means.
     """
-    if isinstance(y_true, (str, bytes)):
-        raise TypeError("y_true must be an array of labels, got a string.")
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(
-            f"y_true must be 1-D with one label per sample; got shape {y.shape}."
-        )
+    y = _check_labels(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed.")
     if y.dtype.kind in "biuf":
@@ -133,12 +148,57 @@ def _binary_labels(y_true, pos_label):
                 "is the positive class."
             )
         pos_label = 1
-    elif pos_label not in classes:
+    else:
+        if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)):
+            raise TypeError(
+                f"pos_label must be a single label, got {type(pos_label).__name__}."
+            )
+        if pos_label not in classes:
+            if len(classes) == 2:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a label of y_true "
+                    f"(labels present: {classes})."
+                )
+            # One class only, e.g. a cross-validation fold: every sample is
+            # negative.  As in scikit-learn the caller warns and returns NaN.
+            return np.zeros(y.shape[0], dtype=bool)
+    return y == pos_label
+
+
+def _check_labels(labels, name):
+    """A 1-D array of class labels with no None, NaN, complex or mixed types."""
+    if labels is None:
+        raise TypeError(f"{name} is None; pass an array of class labels.")
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"{name} must be an array of labels, got a string.")
+    if np.iscomplexobj(labels):
+        raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
+    if hasattr(labels, "dtype") and str(labels.dtype) == "category":
+        labels = np.asarray(labels, dtype=object)
+    y = np.asarray(labels)
+    if y.ndim != 1:
         raise ValueError(
-            f"pos_label={pos_label!r} is not a label of y_true "
-            f"(labels present: {classes})."
+            f"{name} must be 1-D with one label per sample; got shape {y.shape}."
         )
-    return np.asarray(y_true) == pos_label
+    if y.dtype.kind == "f" and np.isnan(y).any():
+        raise ValueError(f"{name} contains NaN; every sample needs a label.")
+    if y.dtype.kind == "O":
+        values = y.tolist()
+        if any(v is None for v in values):
+            raise ValueError(f"{name} contains None; every sample needs a label.")
+        if any(isinstance(v, float) and v != v for v in values):
+            raise ValueError(f"{name} contains NaN; every sample needs a label.")
+        if any(isinstance(v, complex) for v in values):
+            raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
+        kinds = {type(v) for v in values}
+        if len(kinds) > 1 and not all(issubclass(k, numbers.Number) for k in kinds):
+            raise TypeError(
+                f"{name} mixes label types ({sorted(k.__name__ for k in kinds)}); "
+                "use one type for all labels."
+            )
+        if kinds and all(issubclass(k, str) for k in kinds):
+            y = y.astype(str)
+    return y
 
 
 def _check_same_length(**arrays):
@@ -162,6 +222,7 @@ def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
 
 
 def _check_prevalence(prevalence):
+    _reject_none_and_complex(prevalence, "prevalence")
     if not _is_numeric(prevalence):
         raise TypeError(f"prevalence must be a number, got {type(prevalence).__name__}.")
     p = np.asarray(prevalence, dtype=np.float64)
@@ -172,7 +233,29 @@ def _check_prevalence(prevalence):
     return p
 
 
+def _scalar_prevalence(prevalence):
+    """A single prevalence as a float (arrays are refused by name)."""
+    p = _check_prevalence(prevalence)
+    if p.ndim != 0:
+        raise TypeError(
+            f"prevalence must be a single number here, not an array of shape {p.shape}."
+        )
+    return float(p)
+
+
+def _broadcast(**arrays):
+    """np.broadcast_arrays with an error that names the arguments."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(
+            f"{', '.join(arrays)} cannot be broadcast together: {shapes}."
+        ) from None
+
+
 def _check_rates(x, name):
+    _reject_none_and_complex(x, name)
     if not _is_numeric(x):
         raise TypeError(f"{name} must be a number or an array of numbers.")
     arr = np.asarray(x, dtype=np.float64)
@@ -194,10 +277,19 @@ def _is_numeric(x):
 
 
 def _check_option(value, name, options):
+    """Return ``value`` if it is one of the string ``options`` (or None if allowed)."""
+    if value is None and None in options:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a string, one of {list(options)}; got "
+            f"{type(value).__name__}."
+        )
     if value not in options:
         raise ValueError(
             f"{name}={value!r} is not supported; choose one of {list(options)}."
         )
+    return value
 
 
 def _warn_undefined(message):

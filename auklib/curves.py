@@ -11,9 +11,9 @@ import numpy as np
 from ._validation import (
     _check_binary_inputs,
     _check_option,
-    _check_prevalence,
     _check_rates,
     _check_same_length,
+    _scalar_prevalence,
     _warn_undefined,
 )
 from .kappa import _kappa_counts, _kappa_rates
@@ -23,11 +23,12 @@ __all__ = [
     "auk_score",
     "auk_from_roc",
     "roc_convex_hull",
+    "auk_bounds",
     "kappa_optimal_point",
     "KappaOptimalPoint",
 ]
 
-_METHODS = ("trapezoid", "exact")
+_METHODS = ("exact", "trapezoid")
 
 KappaOptimalPoint = namedtuple("KappaOptimalPoint", ["threshold", "fpr", "tpr", "kappa"])
 KappaOptimalPoint.__doc__ = """\
@@ -42,6 +43,35 @@ fpr, tpr : float
 kappa : float
     The maximum of the kappa curve.
 """
+
+
+def _sorted_by_score(y_pos, score):
+    """Scores in increasing order and the labels in that order (unweighted).
+
+    Sorting the values alone is several times faster than ``np.argsort``
+    (numpy sorts plain values with SIMD kernels), so each class is sorted on
+    its own and the smaller class is merged into the larger one by binary
+    search.  The order within a run of tied scores is arbitrary: callers
+    group ties.
+    """
+    n = score.shape[0]
+    pos = score[y_pos]
+    neg = score[~y_pos]
+    pos.sort()
+    neg.sort()
+    small, large, small_is_pos = (pos, neg, True) if pos.size <= neg.size else (neg, pos, False)
+    at = np.searchsorted(large, small, side="left")
+    at += np.arange(small.size)
+    merged = np.empty(n, dtype=score.dtype)
+    is_small = np.zeros(n, dtype=bool)
+    is_small[at] = True
+    merged[at] = small
+    del at, small
+    merged[~is_small] = large
+    del large, pos, neg
+    if not small_is_pos:
+        np.logical_not(is_small, out=is_small)
+    return merged, is_small
 
 
 def _binary_clf_counts(y_pos, score, weight=None):
@@ -62,6 +92,9 @@ def _binary_clf_counts(y_pos, score, weight=None):
         ``fps[i]``/``tps[i]`` is the (weighted) number of negatives/positives
         with ``score >= thresholds[i]``.  Element 0 is the empty prediction
         (threshold +inf, counts 0).  int64 without weights, float64 with.
+        Each class is counted on its own (two cumulative sums), so both are
+        non-decreasing and exact for integer counts, whatever the ratio of
+        the weights of the two classes.
     thresholds : ndarray of float64
         +inf followed by the distinct scores in decreasing order.
     """
@@ -69,47 +102,99 @@ def _binary_clf_counts(y_pos, score, weight=None):
         keep = weight != 0
         if not keep.all():
             y_pos, score, weight = y_pos[keep], score[keep], weight[keep]
-    # The default (unstable) sort is about 3x faster than a stable one at
-    # n = 10^7, and ties are grouped below, so their order does not matter.
-    order = np.argsort(score)[::-1]
-    score = score[order]
-    y_sorted = y_pos[order]
-    last_of_run = np.flatnonzero(score[1:] != score[:-1])
-    ends = np.append(last_of_run, score.shape[0] - 1)
-    if weight is None:
-        tps = np.cumsum(y_sorted, dtype=np.int64)[ends]
-        fps = (ends + 1) - tps
-        zero = np.zeros(1, dtype=np.int64)
-    else:
+        # The default (unstable) sort; ties are grouped below.
+        order = np.argsort(score)[::-1]
+        desc = score[order]
+        y_desc = y_pos[order]
         w = weight[order]
-        tps = np.cumsum(w * y_sorted)[ends]
-        fps = np.cumsum(w)[ends] - tps
-        zero = np.zeros(1)
-    thresholds = np.concatenate(([np.inf], score[ends].astype(np.float64)))
-    return np.concatenate((zero, fps)), np.concatenate((zero, tps)), thresholds
+        del order
+    else:
+        merged, lab = _sorted_by_score(y_pos, score)
+        desc, y_desc = merged[::-1], lab[::-1]
+    n = desc.shape[0]
+    tied = desc[1:] == desc[:-1]
+    if tied.any():
+        ends = np.flatnonzero(~tied)
+        ends = np.append(ends, n - 1)
+    else:
+        ends = None
+    del tied
+    m = n if ends is None else ends.shape[0]
+    thresholds = np.empty(m + 1)
+    thresholds[0] = np.inf
+    if ends is None:
+        thresholds[1:] = desc
+    elif desc.dtype == np.float64:
+        np.take(desc, ends, out=thresholds[1:])
+    else:
+        thresholds[1:] = desc[ends]
+    if weight is None:
+        tps = np.empty(m + 1, dtype=np.int64)
+        tps[0] = 0
+        if ends is None:
+            np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
+            fps = np.arange(m + 1, dtype=np.int64)
+        else:
+            cum = np.cumsum(y_desc, dtype=np.int64)
+            np.take(cum, ends, out=tps[1:])
+            del cum
+            fps = np.empty(m + 1, dtype=np.int64)
+            fps[0] = 0
+            np.add(ends, 1, out=fps[1:])
+        fps -= tps
+        return fps, tps, thresholds
+    # weighted: one cumulative sum per class, never a difference of sums
+    tps = np.zeros(m + 1)
+    fps = np.zeros(m + 1)
+    for out, mask in ((tps, y_desc), (fps, ~y_desc)):
+        cum = np.cumsum(np.where(mask, w, 0.0))
+        if ends is None:
+            out[1:] = cum
+        else:
+            np.take(cum, ends, out=out[1:])
+    return fps, tps, thresholds
+
+
+def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
+    """Validate and count; None (after a warning) when a class is missing."""
+    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
+    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
+    if tps[-1] == 0 or fps[-1] == 0:
+        missing = "positive" if tps[-1] == 0 else "negative"
+        _warn_undefined(
+            f"Only one class is present in y_true (no {missing} samples), so "
+            f"the ROC and kappa curves are undefined; {caller} returns NaN."
+        )
+        return None, thresholds
+    return (fps, tps), thresholds
 
 
 def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
     """Validate and count; return (fpr, tpr, kappa, thresholds, prevalence).
 
     With a single class in ``y_true`` the rates are undefined: a warning is
-    issued and fpr, tpr, kappa and prevalence are NaN.
+    issued and fpr, tpr, kappa and prevalence are NaN.  Kappa is computed
+    from the rates (eq. (19)), so that no product of counts is formed: the
+    result does not depend on the scale of the weights.
     """
-    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
-    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
-    n_pos, n_neg = tps[-1], fps[-1]
-    if n_pos == 0 or n_neg == 0:
-        missing = "positive" if n_pos == 0 else "negative"
-        _warn_undefined(
-            f"Only one class is present in y_true (no {missing} samples), so "
-            f"the ROC and kappa curves are undefined; {caller} returns NaN."
-        )
+    counts, thresholds = _counts_from_scores(
+        y_true, y_score, pos_label, sample_weight, caller
+    )
+    if counts is None:
         nan = np.full(thresholds.shape, np.nan)
         return nan, nan, nan, thresholds, float("nan")
-    fps = fps.astype(np.float64)
-    tps = tps.astype(np.float64)
-    kappa = _kappa_counts(tps, n_pos - tps, fps, n_neg - fps)
-    return fps / n_neg, tps / n_pos, kappa, thresholds, float(n_pos / (n_pos + n_neg))
+    fps, tps = counts
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    fpr = fps / n_neg
+    tpr = tps / n_pos
+    p = _prevalence_of(n_pos, n_neg)
+    return fpr, tpr, _kappa_rates(tpr, fpr, p), thresholds, p
+
+
+def _prevalence_of(n_pos, n_neg):
+    """n_pos / (n_pos + n_neg), without overflow for huge weighted totals."""
+    big = max(n_pos, n_neg)
+    return float((n_pos / big) / (n_pos / big + n_neg / big))
 
 
 def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -204,15 +289,39 @@ def _phi(u):
     return phi1, out
 
 
-def _auk_segments(fpr, tpr, p, method):
-    """Integral of kappa(f) over each ROC segment, summed.
+def _trapezoid(fpr, tpr, p, *, overwrite=False):
+    """Trapezoid rule over kappa at the vertices, with few n-length buffers.
 
-    ``"trapezoid"`` averages kappa at the two vertices.  ``"exact"`` follows
-    the straight segment between them: there t is linear in f, so kappa of
-    eq. (19) is N(f)/D(f) with N and D linear, and with u = dD/D0 over the
-    segment (width w, rise r)::
+    ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2`` is written as
+    ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2]) + k[1:-1] . (f[2:] - f[:-2])) / 2``
+    so that one dot product does the work.  ``tpr`` is overwritten when
+    ``overwrite`` is true.
+    """
+    n = 1.0 - p
+    q = 1.0 - 2.0 * p
+    k = tpr if overwrite else tpr.copy()
+    np.subtract(k, fpr, out=k)  # t - f
+    den = np.multiply(fpr, q)
+    den += p
+    tmp = np.multiply(k, p * q)
+    den += tmp  # p + q f + p q (t - f) > 0
+    k *= 2.0 * p * n
+    k /= den  # kappa, eq. (19)
+    if k.shape[0] < 2:
+        return 0.0
+    width2 = np.subtract(fpr[2:], fpr[:-2], out=tmp[: k.shape[0] - 2])
+    total = float(np.dot(k[1:-1], width2))
+    total += float(k[0] * (fpr[1] - fpr[0]) + k[-1] * (fpr[-1] - fpr[-2]))
+    return 0.5 * total
 
-        integral = N0 w / D0 * log1p(u)/u + 2 p n (r - w) w / D0 * (u - log1p(u))/u^2
+
+def _exact(fpr, tpr, p):
+    """Exact integral of kappa(f) along the straight segments between vertices.
+
+    On a segment t is linear in f, so kappa of eq. (19) is N(f)/D(f) with N
+    and D linear; with u = dD/D0 over the segment (width w, rise r)::
+
+        integral = 2 p n w / D0 * ((t0 - f0) log1p(u)/u + (r - w) (u - log1p(u))/u^2)
 
     Both factors are smooth at u = 0 (p = 1/2), where they are 1 and 1/2;
     near there a Taylor series replaces the cancelling formula.
@@ -220,9 +329,6 @@ def _auk_segments(fpr, tpr, p, method):
     n = 1.0 - p
     q = 1.0 - 2.0 * p
     w = np.diff(fpr)
-    if method == "trapezoid":
-        kappa = _kappa_rates(tpr, fpr, p)
-        return float(np.sum(w * (kappa[1:] + kappa[:-1])) * 0.5)
     f0, t0 = fpr[:-1], tpr[:-1]
     r = np.diff(tpr)
     d0 = p + q * (p * t0 + n * f0)
@@ -232,7 +338,92 @@ def _auk_segments(fpr, tpr, p, method):
     return float(2.0 * p * n * np.sum(seg))
 
 
-def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="trapezoid"):
+def _auk_segments(fpr, tpr, p, method):
+    """AUK of the ROC polygon through (fpr, tpr) by ``method``."""
+    if method == "trapezoid":
+        return _trapezoid(fpr, tpr, p)
+    return _exact(fpr, tpr, p)
+
+
+def _corners(fps, tps):
+    """Indices of the vertices where the ROC path turns.
+
+    Inside a run of horizontal (or of vertical) segments the path is one
+    straight line, so the exact integral over the run equals that over its
+    two ends; only the turning vertices and the ends are kept.
+    """
+    flat = tps[1:] == tps[:-1]
+    steep = fps[1:] == fps[:-1]
+    inner = flat[:-1] & flat[1:]
+    inner |= steep[:-1] & steep[1:]
+    del flat, steep
+    np.logical_not(inner, out=inner)
+    keep = np.flatnonzero(inner)
+    keep += 1
+    return np.concatenate(([0], keep, [fps.shape[0] - 1]))
+
+
+def _auk_from_counts(fps, tps, method):
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    p = _prevalence_of(n_pos, n_neg)
+    if method == "exact":
+        idx = _corners(fps, tps)
+        fps, tps = fps[idx], tps[idx]
+        return _exact(fps / n_neg, tps / n_pos, p)
+    return _trapezoid(fps / n_neg, tps / n_pos, p, overwrite=True)
+
+
+def auk_bounds(prevalence):
+    """The smallest and largest AUK possible at a given share of positives.
+
+    The largest belongs to a perfect ranking, the ROC path (0, 0)-(0, 1)-(1, 1),
+    and the smallest to a reversed one, (0, 0)-(1, 0)-(1, 1), because kappa
+    increases with t at every f.  Integrating eq. (19) along them gives, with
+    n = 1 - p and q = 1 - 2p::
+
+        AUK_max = 2p (ln(1 / (2p)) - q) / q^2
+        AUK_min = -2pn (1 / (qn) - p / (qn)^2 ln((p^2 + n^2) / p))
+
+    (both continued to 1/2 and -1/2 at p = 1/2).  Over all p the exact AUK
+    lies in (-0.50896, 2 - 2 ln 2 = 0.61371): it is not confined to
+    [-1/2, 1/2], although the trapezoid rule over a crisp classifier's three
+    vertices is.
+
+    Parameters
+    ----------
+    prevalence : float
+        Share p of positives, strictly between 0 and 1.
+
+    Returns
+    -------
+    low, high : float
+        ``auk_score(..., method="exact")`` of a reversed and of a perfect
+        ranking.
+
+    Examples
+    --------
+    >>> from auklib import auk_bounds
+    >>> [round(b, 4) for b in auk_bounds(0.9)]
+    [-0.1064, 0.5969]
+    >>> auk_bounds(0.5)
+    (-0.5, 0.5)
+    """
+    p = _scalar_prevalence(prevalence)
+    if abs(p - 0.5) < 1e-6:
+        # series around p = 1/2 (the closed forms cancel there)
+        return (
+            float(_exact(np.array([0.0, 1.0, 1.0]), np.array([0.0, 0.0, 1.0]), p)),
+            float(_exact(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), p)),
+        )
+    n = 1.0 - p
+    q = 1.0 - 2.0 * p
+    high = 2.0 * p * (-np.log(2.0 * p) - q) / q**2
+    c = q * n
+    low = -2.0 * p * n * (1.0 / c - p / c**2 * np.log((p * p + n * n) / p))
+    return float(low), float(high)
+
+
+def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="exact"):
     """Area under the kappa curve (AUK), eq. (21) of Kaymak et al.
 
     Parameters
@@ -246,25 +437,31 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="tr
         The positive label.  None means 1 (or True).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
-    method : {"trapezoid", "exact"}, default="trapezoid"
-        ``"trapezoid"``: the trapezoid rule over the vertices of
-        :func:`kappa_curve`, the usual computation.  ``"exact"``: the exact
-        integral of kappa along each straight segment of the empirical ROC
-        curve (the ROC of classifiers that randomise between two adjacent
-        thresholds).  Kappa is concave... no: it is linear-fractional along a
-        segment, so the two differ by a small amount that grows with the
-        length of the segments (few distinct scores).
+    method : {"exact", "trapezoid"}, default="exact"
+        ``"exact"``: the exact integral of kappa along each straight segment
+        of the empirical ROC curve (the ROC of classifiers that randomise
+        between two adjacent thresholds).  Along a segment kappa is a
+        linear-fractional function of f, not a linear one, so the trapezoid
+        rule over the vertices of :func:`kappa_curve` is not the area under
+        the curve.  ``"trapezoid"``: that trapezoid rule, kept for comparison
+        with other tools that compute it.  The two can differ a lot when the
+        segments are long (few distinct scores): for a perfect crisp
+        classifier at p = 0.01 the trapezoid gives 0.5 and the exact area
+        0.061.
 
     Returns
     -------
     auk : float
-        The AUK, between -1/2 and 1/2 in principle; NaN with a warning when
-        ``y_true`` has a single class.
+        The AUK; NaN with a warning when ``y_true`` has a single class.  The
+        exact AUK lies between the bounds of :func:`auk_bounds` (about -0.509
+        and 0.614 over all prevalences, 0.597 for a perfect ranking at
+        p = 0.9).
 
     See Also
     --------
     kappa_curve : The curve whose area this is.
     auk_from_roc : The same from ROC vertices.
+    auk_bounds : The range of the AUK at a given prevalence.
 
     References
     ----------
@@ -277,38 +474,45 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="tr
     >>> from auklib import auk_score
     >>> y = [0, 0, 1, 1]
     >>> s = [0.1, 0.4, 0.35, 0.8]
-    >>> auk_score(y, s)
+    >>> auk_score(y, s)  # p = 1/2: the AUK is AUC - 1/2 by either method
     0.25
     >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8]), 6)
-    0.4
-    >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8], method="exact"), 6)
     0.386294
+    >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8], method="trapezoid"), 6)
+    0.4
 
     The exact value is the integral of (1 - f) / (1 + f), 2 ln 2 - 1.
     """
-    _check_option(method, "method", _METHODS)
-    fpr, tpr, _, _, p = _curve_from_scores(
+    method = _check_option(method, "method", _METHODS)
+    counts, thresholds = _counts_from_scores(
         y_true, y_score, pos_label, sample_weight, "auk_score"
     )
-    if np.isnan(p):
+    del thresholds
+    if counts is None:
         return float("nan")
-    return _auk_segments(fpr, tpr, p, method)
+    return _auk_from_counts(*counts, method)
 
 
-def _check_roc(fpr, tpr, *, sorted_fpr=True):
+def _check_roc(fpr, tpr, *, curve=True):
     f = _check_rates(fpr, "fpr")
     t = _check_rates(tpr, "tpr")
     if f.ndim != 1 or t.ndim != 1:
         raise ValueError(f"fpr and tpr must be 1-D; got shapes {f.shape} and {t.shape}.")
     _check_same_length(fpr=f, tpr=t)
-    if sorted_fpr and f.shape[0] < 2:
-        raise ValueError(f"An ROC curve needs at least 2 points; got {f.shape[0]}.")
-    if sorted_fpr and np.any(np.diff(f) < 0):
-        raise ValueError("fpr must be sorted in non-decreasing order.")
+    if curve:
+        if f.shape[0] < 2:
+            raise ValueError(f"An ROC curve needs at least 2 points; got {f.shape[0]}.")
+        if np.any(f[1:] < f[:-1]):
+            raise ValueError("fpr must be sorted in non-decreasing order.")
+        if np.any(t[1:] < t[:-1]):
+            raise ValueError(
+                "tpr decreases along the curve; an ROC curve has non-decreasing "
+                "fpr and tpr (sort the points by threshold, highest first)."
+            )
     return f, t
 
 
-def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
+def auk_from_roc(fpr, tpr, prevalence, *, method="exact"):
     """AUK of an ROC curve given by its vertices.
 
     Integrates kappa(f) from the first to the last vertex; pass a curve from
@@ -317,12 +521,13 @@ def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
     Parameters
     ----------
     fpr, tpr : array-like of shape (n_points,)
-        ROC vertices with ``fpr`` non-decreasing, all in [0, 1].
+        ROC vertices, both non-decreasing, all in [0, 1].
     prevalence : float
         Share p of positives, strictly between 0 and 1.
-    method : {"trapezoid", "exact"}, default="trapezoid"
-        As in :func:`auk_score`: trapezoid rule over kappa at the vertices,
-        or the exact integral along straight segments between them.
+    method : {"exact", "trapezoid"}, default="exact"
+        As in :func:`auk_score`: the exact integral along the straight
+        segments between the vertices, or the trapezoid rule over kappa at
+        the vertices (for comparison with other tools).
 
     Returns
     -------
@@ -335,13 +540,53 @@ def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
     >>> from auklib import auk_from_roc
     >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], prevalence=0.5), 12)
     0.25
-    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1, method="exact"), 6)
+    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1), 6)
     0.118313
+    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1, method="trapezoid"), 6)
+    0.15
     """
-    _check_option(method, "method", _METHODS)
+    method = _check_option(method, "method", _METHODS)
     f, t = _check_roc(fpr, tpr)
-    p = float(_check_prevalence(prevalence))
+    p = _scalar_prevalence(prevalence)
     return _auk_segments(f, t, p, method)
+
+
+def _above(ax, ay, bx, by, cx, cy):
+    """True where b lies above the chord a-c by more than rounding (ax < bx < cx)."""
+    lhs = (by - ay) * (cx - ax)
+    rhs = (cy - ay) * (bx - ax)
+    return lhs - rhs > 8.0 * np.finfo(float).eps * (np.abs(lhs) + np.abs(rhs))
+
+
+def _upper_hull(f, t):
+    """Vertices of the upper hull of points with strictly increasing f.
+
+    Passes of numpy remove, all at once, every point that is not above the
+    chord of its two neighbours (a run of such points bends upwards, so it
+    lies under the chord of the points around it and none of it is on the
+    hull).  When a pass removes little, a monotone chain finishes the job.
+    """
+    while f.shape[0] > 2:
+        m = f.shape[0]
+        keep = np.ones(m, dtype=bool)
+        keep[1:-1] = _above(f[:-2], t[:-2], f[1:-1], t[1:-1], f[2:], t[2:])
+        n_keep = int(np.count_nonzero(keep))
+        if n_keep == m:
+            return f, t
+        f, t = f[keep], t[keep]
+        if m - n_keep < m // 8 and n_keep > 64:
+            break
+    if f.shape[0] <= 2:
+        return f, t
+    xs, ys = f.tolist(), t.tolist()
+    hx, hy = [xs[0]], [ys[0]]
+    for x, y in zip(xs[1:], ys[1:]):
+        while len(hx) >= 2 and not _above(hx[-2], hy[-2], hx[-1], hy[-1], x, y):
+            hx.pop()
+            hy.pop()
+        hx.append(x)
+        hy.append(y)
+    return np.array(hx), np.array(hy)
 
 
 def roc_convex_hull(fpr, tpr):
@@ -359,8 +604,19 @@ def roc_convex_hull(fpr, tpr):
     Returns
     -------
     fpr_hull, tpr_hull : ndarray
-        Vertices of the hull from (0, 0) to (1, 1), fpr increasing; points
-        on a straight edge are left out.
+        Vertices of the hull from (0, 0) to (1, 1): ``fpr_hull`` is
+        non-decreasing (a vertical first edge from (0, 0) when a point has
+        fpr = 0 and tpr > 0) and ``tpr_hull`` increasing, except a last
+        horizontal edge into (1, 1).  Points on a straight edge, to within
+        rounding, are left out.
+
+    Notes
+    -----
+    Only points that rise above every point to their left can be vertices
+    (the hull rises from left to right), so those are kept first in one
+    pass; the upper hull of the rest takes a few vectorised passes.  It
+    runs in O(n) after a sort, which is skipped when ``fpr`` is sorted
+    already (an ROC curve).
 
     References
     ----------
@@ -372,26 +628,30 @@ def roc_convex_hull(fpr, tpr):
     >>> from auklib import roc_convex_hull
     >>> roc_convex_hull([0, 0.1, 0.2, 0.5, 1], [0, 0.5, 0.55, 0.9, 1])
     (array([0. , 0.1, 0.5, 1. ]), array([0. , 0.5, 0.9, 1. ]))
+    >>> roc_convex_hull([0, 0, 0.5], [0.3, 0.6, 0.9])
+    (array([0. , 0. , 0.5, 1. ]), array([0. , 0.6, 0.9, 1. ]))
     """
-    f, t = _check_roc(fpr, tpr, sorted_fpr=False)
+    f, t = _check_roc(fpr, tpr, curve=False)
+    if f.shape[0] > 1 and np.any(f[1:] < f[:-1]):
+        order = np.argsort(f, kind="stable")
+        f, t = f[order], t[order]
     f = np.concatenate(([0.0], f, [1.0]))
     t = np.concatenate(([0.0], t, [1.0]))
-    order = np.lexsort((-t, f))
-    f, t = f[order], t[order]
-    hull = []
-    for x, y in zip(f.tolist(), t.tolist()):
-        if hull and hull[-1][0] == x:
-            continue  # same fpr: the first (highest tpr) wins
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            # remove the middle point unless it lies strictly above the chord
-            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= 0:
-                hull.pop()
-            else:
-                break
-        hull.append((x, y))
-    h = np.array(hull)
-    return h[:, 0], h[:, 1]
+    # the highest point at each distinct fpr
+    starts = np.flatnonzero(np.concatenate(([True], f[1:] != f[:-1])))
+    if starts.shape[0] < f.shape[0]:
+        t = np.maximum.reduceat(t, starts)
+        f = f[starts]
+    # a vertex rises above every point to its left; (1, 1) ends the hull
+    rises = np.empty(f.shape[0], dtype=bool)
+    rises[0] = True
+    rises[1:] = t[1:] > np.maximum.accumulate(t)[:-1]
+    rises[-1] = True
+    f, t = _upper_hull(f[rises], t[rises])
+    if t[0] > 0:  # a vertical first edge from (0, 0)
+        f = np.concatenate(([0.0], f))
+        t = np.concatenate(([0.0], t))
+    return f, t
 
 
 def kappa_optimal_point(y_true, y_score, *, pos_label=None, sample_weight=None):
