@@ -180,6 +180,9 @@ def _check_labels(labels, name):
         raise ValueError(
             f"{name} must be 1-D with one label per sample; got shape {y.shape}."
         )
+    if y.dtype.kind == "U" and isinstance(labels, (list, tuple)):
+        # numpy turns ["a", 1] into ["a", "1"]: look at the values as given
+        y = np.asarray(labels, dtype=object)
     if y.dtype.kind == "f" and np.isnan(y).any():
         raise ValueError(f"{name} contains NaN; every sample needs a label.")
     if y.dtype.kind == "O":

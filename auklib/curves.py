@@ -16,7 +16,7 @@ from ._validation import (
     _scalar_prevalence,
     _warn_undefined,
 )
-from .kappa import _kappa_counts, _kappa_rates
+from .kappa import _kappa_pn
 
 __all__ = [
     "kappa_curve",
@@ -185,16 +185,17 @@ def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
         return nan, nan, nan, thresholds, float("nan")
     fps, tps = counts
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    fpr = fps / n_neg
-    tpr = tps / n_pos
-    p = _prevalence_of(n_pos, n_neg)
-    return fpr, tpr, _kappa_rates(tpr, fpr, p), thresholds, p
+    p, n = _shares(n_pos, n_neg)
+    fpr, tpr = fps / n_neg, tps / n_pos
+    kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
+    return fpr, tpr, kappa, thresholds, p
 
 
-def _prevalence_of(n_pos, n_neg):
-    """n_pos / (n_pos + n_neg), without overflow for huge weighted totals."""
+def _shares(n_pos, n_neg):
+    """(p, n): the shares of positives and negatives, each from its own count."""
     big = max(n_pos, n_neg)
-    return float((n_pos / big) / (n_pos / big + n_neg / big))
+    a, b = n_pos / big, n_neg / big
+    return a / (a + b), b / (a + b)
 
 
 def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -289,33 +290,48 @@ def _phi(u):
     return phi1, out
 
 
-def _trapezoid(fpr, tpr, p, *, overwrite=False):
-    """Trapezoid rule over kappa at the vertices, with few n-length buffers.
+def _trapezoid_counts(fps, tps):
+    """Trapezoid rule over kappa at the vertices, from the counts.
 
     ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2`` is written as
     ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2]) + k[1:-1] . (f[2:] - f[:-2])) / 2``
-    so that one dot product does the work.  ``tpr`` is overwritten when
-    ``overwrite`` is true.
+    so that one dot product does the work, with four n-length buffers.
+    Kappa is eq. (19) with the denominator as n p_hat + p n_hat and the
+    complements 1 - t, 1 - f counted, so that no digit cancels at any
+    prevalence.
     """
-    n = 1.0 - p
-    q = 1.0 - 2.0 * p
-    k = tpr if overwrite else tpr.copy()
-    np.subtract(k, fpr, out=k)  # t - f
-    den = np.multiply(fpr, q)
-    den += p
-    tmp = np.multiply(k, p * q)
-    den += tmp  # p + q f + p q (t - f) > 0
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    p, n = _shares(n_pos, n_neg)
+    m = fps.shape[0]
+    k = np.multiply(tps, 1.0 / n_pos)  # t
+    f = np.multiply(fps, 1.0 / n_neg)
+    den = np.multiply(k, p * n)
+    tmp = np.multiply(f, n * n)
+    den += tmp
+    np.subtract(n_pos, tps, out=tmp)
+    tmp *= p * p / n_pos  # p^2 (1 - t)
+    den += tmp
+    np.subtract(n_neg, fps, out=tmp)
+    tmp *= p * n / n_neg  # p n (1 - f)
+    den += tmp
+    k -= f
     k *= 2.0 * p * n
-    k /= den  # kappa, eq. (19)
-    if k.shape[0] < 2:
+    k /= den
+    del den
+    if m < 2:
         return 0.0
-    width2 = np.subtract(fpr[2:], fpr[:-2], out=tmp[: k.shape[0] - 2])
+    width2 = np.subtract(f[2:], f[:-2], out=tmp[: m - 2])
     total = float(np.dot(k[1:-1], width2))
-    total += float(k[0] * (fpr[1] - fpr[0]) + k[-1] * (fpr[-1] - fpr[-2]))
+    total += float(k[0] * (f[1] - f[0]) + k[-1] * (f[-1] - f[-2]))
     return 0.5 * total
 
 
-def _exact(fpr, tpr, p):
+def _trapezoid(fpr, tpr, p):
+    kappa = _kappa_pn(tpr, fpr, 1.0 - tpr, 1.0 - fpr, p, 1.0 - p)
+    return float(np.sum(np.diff(fpr) * (kappa[1:] + kappa[:-1])) * 0.5)
+
+
+def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
     """Exact integral of kappa(f) along the straight segments between vertices.
 
     On a segment t is linear in f, so kappa of eq. (19) is N(f)/D(f) with N
@@ -324,14 +340,19 @@ def _exact(fpr, tpr, p):
         integral = 2 p n w / D0 * ((t0 - f0) log1p(u)/u + (r - w) (u - log1p(u))/u^2)
 
     Both factors are smooth at u = 0 (p = 1/2), where they are 1 and 1/2;
-    near there a Taylor series replaces the cancelling formula.
+    near there a Taylor series replaces the cancelling formula.  D0 is
+    written as n p_hat + p n_hat (non-negative terms) with ``n = 1 - p``,
+    ``fnr = 1 - tpr`` and ``tnr = 1 - fpr`` given exactly by callers who
+    count.
     """
-    n = 1.0 - p
-    q = 1.0 - 2.0 * p
+    n = 1.0 - p if n is None else n
+    fnr = 1.0 - tpr if fnr is None else fnr
+    tnr = 1.0 - fpr if tnr is None else tnr
+    q = n - p
     w = np.diff(fpr)
     f0, t0 = fpr[:-1], tpr[:-1]
     r = np.diff(tpr)
-    d0 = p + q * (p * t0 + n * f0)
+    d0 = n * (p * t0 + n * f0) + p * (p * fnr[:-1] + n * tnr[:-1])
     u = q * (p * r + n * w) / d0
     phi1, phi2 = _phi(u)
     seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
@@ -364,13 +385,15 @@ def _corners(fps, tps):
 
 
 def _auk_from_counts(fps, tps, method):
+    if method == "trapezoid":
+        return _trapezoid_counts(fps, tps)
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    p = _prevalence_of(n_pos, n_neg)
-    if method == "exact":
-        idx = _corners(fps, tps)
-        fps, tps = fps[idx], tps[idx]
-        return _exact(fps / n_neg, tps / n_pos, p)
-    return _trapezoid(fps / n_neg, tps / n_pos, p, overwrite=True)
+    p, n = _shares(n_pos, n_neg)
+    idx = _corners(fps, tps)
+    fps, tps = fps[idx], tps[idx]
+    return _exact(
+        fps / n_neg, tps / n_pos, p, n, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg
+    )
 
 
 def auk_bounds(prevalence):
@@ -409,17 +432,9 @@ def auk_bounds(prevalence):
     (-0.5, 0.5)
     """
     p = _scalar_prevalence(prevalence)
-    if abs(p - 0.5) < 1e-6:
-        # series around p = 1/2 (the closed forms cancel there)
-        return (
-            float(_exact(np.array([0.0, 1.0, 1.0]), np.array([0.0, 0.0, 1.0]), p)),
-            float(_exact(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), p)),
-        )
-    n = 1.0 - p
-    q = 1.0 - 2.0 * p
-    high = 2.0 * p * (-np.log(2.0 * p) - q) / q**2
-    c = q * n
-    low = -2.0 * p * n * (1.0 / c - p / c**2 * np.log((p * p + n * n) / p))
+    # the closed forms cancel near p = 1/2; the segment integral does not
+    low = _exact(np.array([0.0, 1.0, 1.0]), np.array([0.0, 0.0, 1.0]), p)
+    high = _exact(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), p)
     return float(low), float(high)
 
 

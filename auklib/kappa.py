@@ -157,13 +157,26 @@ def kappa_from_rates(tpr, fpr, prevalence):
 def _kappa_rates(t, f, p):
     """Eq. (19) without checks; the denominator is positive on [0, 1]^2.
 
-    The result is clipped to [-1, 1]: at the corners rounding can otherwise
-    give 1 + 2e-16.
+    The denominator is written as n p_hat + p n_hat, a sum of non-negative
+    terms (eq. (19)'s ``p + (1 - 2p) f + p (1 - 2p) (t - f)`` expanded), so
+    that it keeps its digits near the corners, and the result is clipped to
+    [-1, 1]: rounding can otherwise give 1 + 2e-16.
     """
-    q = 1.0 - 2.0 * p
-    kappa = 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+    return _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p)
+
+
+def _kappa_pn(t, f, fnr, tnr, p, n):
+    """Kappa from rates with the complements and both class shares given.
+
+    ``fnr = 1 - t`` and ``tnr = 1 - f`` and ``n = 1 - p`` are passed in, so
+    that callers who count can give them exactly (no cancellation when p or
+    t is within rounding of 1).
+    """
+    den = n * (p * t + n * f) + p * (p * fnr + n * tnr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = 2.0 * p * n * (t - f) / den
     if np.ndim(kappa) == 0:
-        return np.float64(min(1.0, max(-1.0, kappa)))
+        return np.float64(min(1.0, max(-1.0, kappa))) if kappa == kappa else kappa
     return np.clip(kappa, -1.0, 1.0, out=kappa)
 
 
@@ -245,6 +258,8 @@ def kappa_from_matrix(confusion, *, weights=None):
     confusion : array-like of shape (c, c)
         Counts or shares; rows are true classes, columns predicted classes.
     weights : {None, "linear", "quadratic"}, default=None
+        Disagreement weights: None for unweighted kappa, ``"linear"`` or
+        ``"quadratic"`` for ordered classes.
 
     Returns
     -------
