@@ -74,6 +74,100 @@ def _sorted_by_score(y_pos, score):
     return merged, is_small
 
 
+_FEW_MIN_N = 1 << 17  # below this, sorting is cheap enough
+_FEW_MAX_VALUES = 4095  # a hash table of at most 2^25 int16 slots (64 MB)
+_HASH_MULTIPLIERS = (
+    0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+    0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB, 0xBF58476D1CE4E5B9,
+)
+
+
+def _value_index(bits, values_bits):
+    """Perfect hash of ``values_bits`` (distinct uint64); index of each ``bits``.
+
+    Multiplicative hashing into a table of about k^2 slots, which for k
+    distinct values is collision-free with probability > 1/2 per multiplier.
+    Returns (index array, or None when no multiplier separates the values).
+    Entries of ``bits`` not among the values get index k.
+    """
+    k = values_bits.shape[0]
+    b = max(8, 2 * int(k).bit_length() + 1)
+    shift = np.uint64(64 - b)
+    for a in _HASH_MULTIPLIERS:
+        a = np.uint64(a)
+        slots = (values_bits * a) >> shift
+        if np.unique(slots).shape[0] < k:
+            continue
+        table = np.full(1 << b, k, dtype=np.int16 if k < 32767 else np.int32)
+        table[slots] = np.arange(k, dtype=table.dtype)
+        h = bits * a
+        h >>= shift
+        return table[h]
+    return None
+
+
+def _counts_few_values(y_pos, score, weight):
+    """Counts per distinct score when there are few of them, in O(n).
+
+    A sample tells whether the scores take few distinct values (rounded
+    probabilities, crisp predictions, small trees).  Then each score is
+    mapped to its value by a perfect hash of the float's bits and the two
+    classes are counted with ``np.bincount``: no sort, so the cost per
+    sample does not grow with n (numpy's sorts slow down on heavy ties).
+    Returns None when the scores have too many distinct values.
+    """
+    n = score.shape[0]
+    if n < _FEW_MIN_N:
+        return None
+    sample = score[:: n // 8192]
+    if np.unique(sample).shape[0] > _FEW_MAX_VALUES // 2:
+        return None
+    if score.dtype.kind == "f":
+        bits = np.add(score, 0.0, dtype=np.float64)  # -0.0 becomes 0.0
+        bits = bits.view(np.uint64)
+        as_bits = lambda v: (np.asarray(v, dtype=np.float64) + 0.0).view(np.uint64)  # noqa: E731
+    else:
+        bits = score.astype(np.int64).view(np.uint64)
+        as_bits = lambda v: np.asarray(v, dtype=np.int64).view(np.uint64)  # noqa: E731
+    values = np.unique(sample)
+    idx = _value_index(bits, as_bits(values))
+    if idx is None:
+        return None
+    k = values.shape[0]
+    values_ext = np.append(values, values[:1])
+    missing = np.take(values_ext, idx) != score
+    missing |= idx == k
+    if missing.any():
+        # values the sample did not see (rare tails): add them and redo
+        extra = np.unique(score[missing])
+        del missing
+        if k + extra.shape[0] > _FEW_MAX_VALUES:
+            return None
+        values = np.union1d(values, extra)
+        k = values.shape[0]
+        idx = _value_index(bits, as_bits(values))
+        if idx is None:
+            return None
+    del bits
+    if weight is None:
+        tot = np.bincount(idx, minlength=k)[:k]
+        pos = np.bincount(idx[y_pos], minlength=k)[:k]
+        neg = tot - pos
+        dtype = np.int64
+    else:
+        pos = np.bincount(idx, weights=np.where(y_pos, weight, 0.0), minlength=k)[:k]
+        neg = np.bincount(idx, weights=np.where(y_pos, 0.0, weight), minlength=k)[:k]
+        dtype = np.float64
+    present = (pos + neg) > 0 if weight is None else np.bincount(idx, minlength=k)[:k] > 0
+    values, pos, neg = values[present][::-1], pos[present][::-1], neg[present][::-1]
+    tps = np.zeros(values.shape[0] + 1, dtype=dtype)
+    fps = np.zeros(values.shape[0] + 1, dtype=dtype)
+    np.cumsum(pos, out=tps[1:])
+    np.cumsum(neg, out=fps[1:])
+    thresholds = np.concatenate(([np.inf], values.astype(np.float64)))
+    return fps, tps, thresholds
+
+
 def _binary_clf_counts(y_pos, score, weight=None):
     """Cumulative (FP, TP) counts at each distinct score, highest first.
 
@@ -102,6 +196,10 @@ def _binary_clf_counts(y_pos, score, weight=None):
         keep = weight != 0
         if not keep.all():
             y_pos, score, weight = y_pos[keep], score[keep], weight[keep]
+    few = _counts_few_values(y_pos, score, weight)
+    if few is not None:
+        return few
+    if weight is not None:
         # The default (unstable) sort; ties are grouped below.
         order = np.argsort(score)[::-1]
         desc = score[order]

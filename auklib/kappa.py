@@ -157,12 +157,15 @@ def kappa_from_rates(tpr, fpr, prevalence):
 def _kappa_rates(t, f, p):
     """Eq. (19) without checks; the denominator is positive on [0, 1]^2.
 
-    The denominator is written as n p_hat + p n_hat, a sum of non-negative
-    terms (eq. (19)'s ``p + (1 - 2p) f + p (1 - 2p) (t - f)`` expanded), so
-    that it keeps its digits near the corners, and the result is clipped to
-    [-1, 1]: rounding can otherwise give 1 + 2e-16.
+    The result is clipped to [-1, 1]: at the corners rounding can otherwise
+    give 1 + 2e-16.  (Counting callers use :func:`_kappa_pn`, which also
+    keeps its digits when p is within rounding of 0 or 1.)
     """
-    return _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p)
+    q = 1.0 - 2.0 * p
+    kappa = 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+    if np.ndim(kappa) == 0:
+        return np.float64(min(1.0, max(-1.0, kappa)))
+    return np.clip(kappa, -1.0, 1.0, out=kappa)
 
 
 def _kappa_pn(t, f, fnr, tnr, p, n):
