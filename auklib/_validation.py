@@ -65,7 +65,11 @@ def _as_1d_numeric(x, name, *, finite=True):
         )
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed.")
-    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+    # a sum is finite when every term is (no n-length temporary); only
+    # when it is not (NaN, inf or an overflowing sum) are the values looked at
+    if finite and arr.dtype.kind == "f" and not np.isfinite(np.sum(arr)) and not (
+        np.isfinite(arr).all()
+    ):
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}; all values must be finite.")
     if arr.dtype.kind == "b":
@@ -114,9 +118,13 @@ def _binary_labels(y_true, pos_label):
             if not np.isfinite(y).all():
                 raise ValueError("y_true contains NaN or infinite values.")
         lo, hi = y.min(), y.max()
-        n_hi = np.count_nonzero(y == hi)
-        n_lo = np.count_nonzero(y == lo) if lo != hi else 0
-        if n_lo + n_hi != y.shape[0]:
+        if y.dtype.kind in "iu" and int(hi) - int(lo) <= 1:
+            two_values = True  # integers between lo and lo + 1
+        else:
+            n_hi = np.count_nonzero(y == hi)
+            n_lo = np.count_nonzero(y == lo) if lo != hi else 0
+            two_values = n_lo + n_hi == y.shape[0]
+        if not two_values:
             kind = "continuous" if y.dtype.kind == "f" and not np.all(
                 np.mod(y, 1) == 0
             ) else "multiclass"

@@ -75,35 +75,19 @@ def _sorted_by_score(y_pos, score):
 
 
 _FEW_MIN_N = 1 << 17  # below this, sorting is cheap enough
-_FEW_MAX_VALUES = 4095  # a hash table of at most 2^25 int16 slots (64 MB)
+_FEW_SAMPLE = 8192
+_FEW_MAX_VALUES = 4096
+_CHUNK = 1 << 16  # elements per block: the block's buffers stay in cache
 _HASH_MULTIPLIERS = (
     0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
-    0xFF51AFD7ED558CCD, 0xC4CEB9FE1A85EC53, 0x94D049BB133111EB, 0xBF58476D1CE4E5B9,
 )
 
 
-def _value_index(bits, values_bits):
-    """Perfect hash of ``values_bits`` (distinct uint64); index of each ``bits``.
-
-    Multiplicative hashing into a table of about k^2 slots, which for k
-    distinct values is collision-free with probability > 1/2 per multiplier.
-    Returns (index array, or None when no multiplier separates the values).
-    Entries of ``bits`` not among the values get index k.
-    """
-    k = values_bits.shape[0]
-    b = max(8, 2 * int(k).bit_length() + 1)
-    shift = np.uint64(64 - b)
-    for a in _HASH_MULTIPLIERS:
-        a = np.uint64(a)
-        slots = (values_bits * a) >> shift
-        if np.unique(slots).shape[0] < k:
-            continue
-        table = np.full(1 << b, k, dtype=np.int16 if k < 32767 else np.int32)
-        table[slots] = np.arange(k, dtype=table.dtype)
-        h = bits * a
-        h >>= shift
-        return table[h]
-    return None
+def _as_bits(values):
+    """Scores as uint64 keys: equal keys for equal values (-0.0 is 0.0)."""
+    if values.dtype.kind == "f":
+        return np.add(values, 0.0, dtype=np.float64).view(np.uint64)
+    return values.astype(np.int64).view(np.uint64)
 
 
 def _counts_few_values(y_pos, score, weight):
@@ -111,57 +95,88 @@ def _counts_few_values(y_pos, score, weight):
 
     A sample tells whether the scores take few distinct values (rounded
     probabilities, crisp predictions, small trees).  Then each score is
-    mapped to its value by a perfect hash of the float's bits and the two
-    classes are counted with ``np.bincount``: no sort, so the cost per
-    sample does not grow with n (numpy's sorts slow down on heavy ties).
-    Returns None when the scores have too many distinct values.
+    mapped to its value through a perfect hash of its bits (multiplicative
+    hashing into at least cap^2 / 2 slots for cap = 4 k + 64, collision-free for the values seen) and
+    the two classes are counted with ``np.bincount``, block by block so
+    that every buffer stays in cache: no sort, and the cost per sample does
+    not grow with n (numpy's sorts slow down on heavy ties and large
+    arrays).  Values missing from the sample are added to the table when
+    met.  Returns None when the scores turn out to have too many distinct
+    values or a collision appears; the caller then sorts.
     """
     n = score.shape[0]
     if n < _FEW_MIN_N:
         return None
-    sample = score[:: n // 8192]
-    if np.unique(sample).shape[0] > _FEW_MAX_VALUES // 2:
+    seen = np.unique(_as_bits(score[:: n // _FEW_SAMPLE]))
+    if seen.shape[0] > _FEW_MAX_VALUES // 4:
         return None
-    if score.dtype.kind == "f":
-        bits = np.add(score, 0.0, dtype=np.float64)  # -0.0 becomes 0.0
-        bits = bits.view(np.uint64)
-        as_bits = lambda v: (np.asarray(v, dtype=np.float64) + 0.0).view(np.uint64)  # noqa: E731
+    cap = min(_FEW_MAX_VALUES, 4 * seen.shape[0] + 64)
+    b = 2 * int(cap).bit_length() - 1  # 2^b >= cap^2 / 2 slots
+    shift = np.uint64(64 - b)
+    for mult in _HASH_MULTIPLIERS:
+        mult = np.uint64(mult)
+        slots = (seen * mult) >> shift
+        if np.unique(slots).shape[0] == seen.shape[0]:
+            break
     else:
-        bits = score.astype(np.int64).view(np.uint64)
-        as_bits = lambda v: np.asarray(v, dtype=np.int64).view(np.uint64)  # noqa: E731
-    values = np.unique(sample)
-    idx = _value_index(bits, as_bits(values))
-    if idx is None:
         return None
-    k = values.shape[0]
-    values_ext = np.append(values, values[:1])
-    missing = np.take(values_ext, idx) != score
-    missing |= idx == k
-    if missing.any():
-        # values the sample did not see (rare tails): add them and redo
-        extra = np.unique(score[missing])
-        del missing
-        if k + extra.shape[0] > _FEW_MAX_VALUES:
-            return None
-        values = np.union1d(values, extra)
-        k = values.shape[0]
-        idx = _value_index(bits, as_bits(values))
-        if idx is None:
-            return None
-    del bits
-    if weight is None:
-        tot = np.bincount(idx, minlength=k)[:k]
-        pos = np.bincount(idx[y_pos], minlength=k)[:k]
+    empty = cap  # index of "no value"; keys[empty] is never compared as a match
+    table = np.full(1 << b, empty, dtype=np.int32)
+    keys = np.zeros(cap + 1, dtype=np.uint64)
+    k = seen.shape[0]
+    table[slots] = np.arange(k)
+    keys[:k] = seen
+    weighted = weight is not None
+    dtype = np.float64 if weighted else np.int64
+    pos = np.zeros(cap + 1, dtype=dtype)
+    tot = np.zeros(cap + 1, dtype=dtype)
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        bits = _as_bits(score[start:stop])
+        h = bits * mult
+        h >>= shift
+        idx = table[h]
+        ok = keys[idx] == bits
+        ok &= idx != empty
+        if not ok.all():
+            new = np.unique(bits[~ok])
+            new_slots = (new * mult) >> shift
+            if (
+                k + new.shape[0] > cap
+                or np.unique(new_slots).shape[0] < new.shape[0]
+                or np.any(table[new_slots] != empty)
+            ):
+                return None  # too many values or a collision: sort instead
+            table[new_slots] = np.arange(k, k + new.shape[0])
+            keys[k : k + new.shape[0]] = new
+            k += new.shape[0]
+            idx = table[h]
+        yc = y_pos[start:stop]
+        if weighted:
+            wc = weight[start:stop]
+            pos += np.bincount(idx, weights=np.where(yc, wc, 0.0), minlength=cap + 1)
+            tot += np.bincount(idx, weights=wc, minlength=cap + 1)
+        else:
+            pos += np.bincount(idx[yc], minlength=cap + 1)
+            tot += np.bincount(idx, minlength=cap + 1)
+    if weighted:
+        # the negatives counted on their own too, not as total - positives
+        neg = np.zeros(cap + 1)
+        for start in range(0, n, _CHUNK):
+            stop = min(n, start + _CHUNK)
+            h = _as_bits(score[start:stop]) * mult
+            h >>= shift
+            yc = y_pos[start:stop]
+            neg += np.bincount(table[h], weights=np.where(yc, 0.0, weight[start:stop]),
+                               minlength=cap + 1)
+    else:
         neg = tot - pos
-        dtype = np.int64
-    else:
-        pos = np.bincount(idx, weights=np.where(y_pos, weight, 0.0), minlength=k)[:k]
-        neg = np.bincount(idx, weights=np.where(y_pos, 0.0, weight), minlength=k)[:k]
-        dtype = np.float64
-    present = (pos + neg) > 0 if weight is None else np.bincount(idx, minlength=k)[:k] > 0
-    values, pos, neg = values[present][::-1], pos[present][::-1], neg[present][::-1]
-    tps = np.zeros(values.shape[0] + 1, dtype=dtype)
-    fps = np.zeros(values.shape[0] + 1, dtype=dtype)
+    keys = keys[:k]
+    values = keys.view(np.float64) if score.dtype.kind == "f" else keys.view(np.int64)
+    order = np.argsort(values)[::-1]
+    values, pos, neg = values[order], pos[:k][order], neg[:k][order]
+    tps = np.zeros(k + 1, dtype=dtype)
+    fps = np.zeros(k + 1, dtype=dtype)
     np.cumsum(pos, out=tps[1:])
     np.cumsum(neg, out=fps[1:])
     thresholds = np.concatenate(([np.inf], values.astype(np.float64)))

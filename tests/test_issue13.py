@@ -650,3 +650,44 @@ def test_prop_exact_auk_with_weights_equals_repetition(data):
     want = auk_score(np.repeat(y, w), np.repeat(s, w))
     assert auk_score(y, s, sample_weight=w) == pytest.approx(want, abs=1e-12)
     assert auk_score(y, s, sample_weight=w * 1e-200) == pytest.approx(want, abs=1e-12)
+
+
+# ================================================ counting few distinct values
+@pytest.mark.parametrize("case", ["rounded", "crisp", "ints", "signed-zero", "rare-tails",
+                                  "weighted", "too-many"])
+def test_counting_by_value_equals_sorting(case, monkeypatch):
+    """Large inputs with few distinct scores are counted by hashing, not sorting."""
+    import auklib.curves as curves
+
+    rng = np.random.default_rng(11)
+    n = curves._FEW_MIN_N + 12345
+    y = rng.random(n) < 0.3
+    w = None
+    if case == "rounded":
+        s = np.round(rng.normal(size=n) + y, 2)
+    elif case == "crisp":
+        s = y.astype(float)
+        s[::7] = 1 - s[::7]
+    elif case == "ints":
+        s = rng.integers(-50, 50, n).astype(np.int32)
+    elif case == "signed-zero":
+        s = np.round(rng.normal(size=n), 1) * 0.0 + rng.integers(0, 3, n)
+        s[::3] = -0.0
+    elif case == "rare-tails":
+        s = np.round(rng.normal(size=n), 1)
+        s[rng.integers(0, n, 40)] = np.arange(40) + 100.5  # unseen by the sample
+    elif case == "weighted":
+        s = np.round(rng.normal(size=n) + y, 1)
+        w = rng.random(n) * np.where(y, 1e12, 1.0)
+    else:
+        s = np.round(rng.normal(size=n), 4)  # about 80000 values: falls back
+    got = _binary_clf_counts(y, s, w)
+    assert (curves._counts_few_values(y, s, w) is None) == (case == "too-many")
+    monkeypatch.setattr(curves, "_FEW_MIN_N", 10**12)
+    want = _binary_clf_counts(y, s, w)
+    for a, b in zip(got, want):
+        assert a.dtype == b.dtype
+        if w is None:
+            np.testing.assert_array_equal(a, b)
+        else:
+            np.testing.assert_allclose(a, b, rtol=1e-12)
