@@ -96,7 +96,7 @@ def _counts_few_values(y_pos, score, weight):
     A sample tells whether the scores take few distinct values (rounded
     probabilities, crisp predictions, small trees).  Then each score is
     mapped to its value through a perfect hash of its bits (multiplicative
-    hashing into at least cap^2 / 2 slots for cap = 4 k + 64, collision-free for the values seen) and
+    hashing into at least cap^2 / 2 slots for cap = 2 k + 64, collision-free for the values seen) and
     the two classes are counted with ``np.bincount``, block by block so
     that every buffer stays in cache: no sort, and the cost per sample does
     not grow with n (numpy's sorts slow down on heavy ties and large
@@ -110,7 +110,7 @@ def _counts_few_values(y_pos, score, weight):
     seen = np.unique(_as_bits(score[:: n // _FEW_SAMPLE]))
     if seen.shape[0] > _FEW_MAX_VALUES // 4:
         return None
-    cap = min(_FEW_MAX_VALUES, 4 * seen.shape[0] + 64)
+    cap = min(_FEW_MAX_VALUES, 2 * seen.shape[0] + 64)
     b = 2 * int(cap).bit_length() - 1  # 2^b >= cap^2 / 2 slots
     shift = np.uint64(64 - b)
     for mult in _HASH_MULTIPLIERS:
@@ -121,8 +121,11 @@ def _counts_few_values(y_pos, score, weight):
     else:
         return None
     empty = cap  # index of "no value"; keys[empty] is never compared as a match
-    table = np.full(1 << b, empty, dtype=np.int32)
+    table = np.full(1 << b, empty, dtype=np.intp)
     keys = np.zeros(cap + 1, dtype=np.uint64)
+    is_float = score.dtype.kind == "f"
+    if is_float:  # a NaN's bits: never equal to a (finite) score's
+        keys[empty] = np.array(np.nan).view(np.uint64)
     k = seen.shape[0]
     table[slots] = np.arange(k)
     keys[:k] = seen
@@ -137,7 +140,8 @@ def _counts_few_values(y_pos, score, weight):
         h >>= shift
         idx = table[h]
         ok = keys[idx] == bits
-        ok &= idx != empty
+        if not is_float:
+            ok &= idx != empty
         if not ok.all():
             new = np.unique(bits[~ok])
             new_slots = (new * mult) >> shift
@@ -717,6 +721,33 @@ def _upper_hull(f, t):
     return np.array(hx), np.array(hy)
 
 
+def _under_extremes_dropped(f, t):
+    """Drop, before sorting, the points under a chain of extreme points.
+
+    The points that maximise t - lambda f for a few slopes lambda lie on the
+    hull; a point strictly under the polyline through them (and the two
+    corners) lies under a segment between two points and cannot be a
+    vertex (Akl & Toussaint's heuristic).  Usually few points survive.
+    """
+    if f.shape[0] < 1024:
+        return f, t
+    return _drop_under_chain(f, t, (0.1, 0.3, 1.0, 3.0, 10.0))
+
+
+def _drop_under_chain(f, t, slopes):
+    picks = [int(np.argmax(t))] + [int(np.argmax(t - lam * f)) for lam in slopes]
+    cf = np.concatenate(([0.0], f[picks], [1.0]))
+    ct = np.concatenate(([0.0], t[picks], [1.0]))
+    order = np.lexsort((ct, cf))
+    cf, ct = cf[order], ct[order]
+    # at equal fpr keep the highest point (the last after the sort)
+    last = np.concatenate((cf[1:] != cf[:-1], [True]))
+    cf, ct = cf[last], ct[last]
+    under = np.interp(f, cf, ct)
+    keep = t > under - 8.0 * np.finfo(float).eps * (np.abs(under) + 1.0)
+    return f[keep], t[keep]
+
+
 def roc_convex_hull(fpr, tpr):
     """The ROC convex hull: the upper hull of the points with (0,0) and (1,1).
 
@@ -761,7 +792,8 @@ def roc_convex_hull(fpr, tpr):
     """
     f, t = _check_roc(fpr, tpr, curve=False)
     if f.shape[0] > 1 and np.any(f[1:] < f[:-1]):
-        order = np.argsort(f, kind="stable")
+        f, t = _under_extremes_dropped(f, t)
+        order = np.argsort(f)  # ties in f are merged below, in any order
         f, t = f[order], t[order]
     f = np.concatenate(([0.0], f, [1.0]))
     t = np.concatenate(([0.0], t, [1.0]))
