@@ -199,6 +199,10 @@ def _check_labels(labels, name):
             raise ValueError(f"{name} contains None; every sample needs a label.")
         if any(isinstance(v, float) and v != v for v in values):
             raise ValueError(f"{name} contains NaN; every sample needs a label.")
+        if any(type(v).__name__ in ("NAType", "NaTType") for v in values):
+            raise ValueError(
+                f"{name} contains missing values (pandas NA); every sample needs a label."
+            )
         if any(isinstance(v, complex) for v in values):
             raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
         kinds = {type(v) for v in values}

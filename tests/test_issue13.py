@@ -88,6 +88,18 @@ def test_hand_till_object_labels(y):
     )
 
 
+@pytest.mark.parametrize("dtype", [object, "category", "string"])
+def test_binary_functions_take_pandas_labels(dtype):
+    y, s = scores(200, 0.3, 21)
+    names = pd.Series(np.where(y == 1, "spam", "ham"), dtype=dtype)
+    assert auk_score(names, s, pos_label="spam") == auk_score(y, s)
+    np.testing.assert_array_equal(kappa_curve(names, s, pos_label="spam")[1],
+                                  kappa_curve(y, s)[1])
+    assert kappa_optimal_point(names, s, pos_label="spam") == kappa_optimal_point(y, s)
+    with pytest.raises(ValueError, match="y_true contains (missing values|NaN)"):
+        auk_score(pd.Series(["spam", pd.NA, "ham"], dtype=dtype), s[:3], pos_label="spam")
+
+
 def test_hand_till_object_labels_with_labels_argument():
     y = np.array(Y_ABC, dtype=object)
     got = hand_till_score(y, P_ABC[:, [2, 0, 1]], labels=["c", "a", "b"])
