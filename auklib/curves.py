@@ -105,7 +105,7 @@ def _counts_few_values(y_pos, score, weight):
     values or a collision appears; the caller then sorts.
     """
     n = score.shape[0]
-    if n < _FEW_MIN_N:
+    if n < _FEW_MIN_N or score.dtype == np.uint64:
         return None
     seen = np.unique(_as_bits(score[:: n // _FEW_SAMPLE]))
     if seen.shape[0] > _FEW_MAX_VALUES // 4:
