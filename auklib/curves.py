@@ -1,7 +1,11 @@
 """Kappa curves and the area under them (AUK) for binary scores.
 
 Every public function here goes through :func:`_binary_clf_counts`, which
-sorts the scores once and counts (FP, TP) at each distinct threshold.
+counts (FP, TP) at each distinct threshold: by sorting each class's scores
+and merging them, or, when the scores take few distinct values, by hashing
+them and counting with ``np.bincount`` (no sort).  The AUK is then formed
+from the counts with a few n-length buffers (trapezoid) or on the turning
+vertices of the ROC path only (exact).
 """
 
 from collections import namedtuple
