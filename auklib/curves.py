@@ -416,33 +416,39 @@ def _trapezoid_counts(fps, tps):
 
     ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2`` is written as
     ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2]) + k[1:-1] . (f[2:] - f[:-2])) / 2``
-    so that one dot product does the work, with four n-length buffers.
-    Kappa is eq. (19) with the denominator as n p_hat + p n_hat and the
-    complements 1 - t, 1 - f counted, so that no digit cancels at any
-    prevalence.
+    so that one dot product does the work.  Kappa is eq. (19) with its
+    denominator as ``p + (1 - 2p) p_hat``, where the share predicted
+    positive ``p_hat = (TP + FP) / N`` comes straight from the counts: three
+    n-length buffers and nine passes.  When a class is rarer than 1e-4 the
+    denominator is summed as ``n p_hat + p n_hat`` (non-negative terms), so
+    that no digit cancels.
     """
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
     p, n = _shares(n_pos, n_neg)
     m = fps.shape[0]
-    k = np.multiply(tps, 1.0 / n_pos)  # t
-    f = np.multiply(fps, 1.0 / n_neg)
-    den = np.multiply(k, p * n)
-    tmp = np.multiply(f, n * n)
-    den += tmp
-    np.subtract(n_pos, tps, out=tmp)
-    tmp *= p * p / n_pos  # p^2 (1 - t)
-    den += tmp
-    np.subtract(n_neg, fps, out=tmp)
-    tmp *= p * n / n_neg  # p n (1 - f)
-    den += tmp
-    k -= f
-    k *= 2.0 * p * n
-    k /= den
-    del den
     if m < 2:
         return 0.0
-    width2 = np.subtract(f[2:], f[:-2], out=tmp[: m - 2])
-    total = float(np.dot(k[1:-1], width2))
+    if min(p, n) < 1e-4:
+        k = _kappa_pn(tps / n_pos, fps / n_neg, (n_pos - tps) / n_pos,
+                      (n_neg - fps) / n_neg, p, n)
+        f = fps / n_neg
+        return _trapezoid_sum(k, f, np.subtract(f[2:], f[:-2]), 1.0)
+    den = np.add(tps, fps, dtype=np.float64)
+    den *= (n - p) / (n_pos + n_neg)
+    den += p  # p + (1 - 2p) p_hat > 0
+    k = np.multiply(tps, 1.0 / n_pos)
+    buf = np.multiply(fps, 1.0 / n_neg)
+    k -= buf  # t - f
+    k /= den
+    del den
+    np.subtract(fps[2:], fps[:-2], out=buf[: m - 2])  # n_neg (f[i+1] - f[i-1])
+    total = float(np.dot(k[1:-1], buf[: m - 2])) / n_neg
+    total += float(k[0] * (fps[1] / n_neg) + k[-1] * (fps[-1] / n_neg - fps[-2] / n_neg))
+    return p * n * total  # (1/2) 2pn (...): kappa = 2pn (t - f) / den
+
+
+def _trapezoid_sum(k, f, width2, scale):
+    total = float(np.dot(k[1:-1], width2)) * scale
     total += float(k[0] * (f[1] - f[0]) + k[-1] * (f[-1] - f[-2]))
     return 0.5 * total
 

@@ -4,7 +4,7 @@
     python benchmarks/bench_auk.py --n 1e6    # quicker
 
 Each timing is the best of ``--repeat`` runs on the same arrays (float64
-scores, 10% positives).  Goals (issue 13):
+scores, 10% positives); the functions compared in a ratio are run in turns.  Goals (issue 13):
 
 * ``auk_score(method="trapezoid")`` <= 1.4x a bare ``np.argsort`` of the
   same scores (the floor of any count that sorts with numpy);
@@ -38,6 +38,19 @@ def best_of(func, repeat):
         func()
         times.append(time.perf_counter() - t0)
     return min(times)
+
+
+def best_of_interleaved(funcs, repeat):
+    """Best time of each function, measured in turns (a, b, c, a, b, c, ...),
+    so that a busy spell of the machine does not fall on one of them only."""
+    times = [[] for _ in funcs]
+    for _ in range(repeat):
+        for func, ts in zip(funcs, times):
+            gc.collect()
+            t0 = time.perf_counter()
+            func()
+            ts.append(time.perf_counter() - t0)
+    return [min(ts) for ts in times]
 
 
 def peak_memory(func):
@@ -96,9 +109,9 @@ def main():
     m = n // 10
 
     rows = []  # (comparison, auklib seconds/bytes, reference, goal, unit)
-    t_argsort = best_of(lambda: np.argsort(s), rep)
-    t_trap = best_of(lambda: auk_score(y, s, method="trapezoid"), rep)
-    t_exact = best_of(lambda: auk_score(y, s), rep)
+    t_argsort, t_trap, t_exact = best_of_interleaved(
+        [lambda: np.argsort(s), lambda: auk_score(y, s, method="trapezoid"),
+         lambda: auk_score(y, s)], rep)
     rows.append(("auk_score(trapezoid) / np.argsort(y_score)", t_trap, t_argsort, 1.4, "s"))
     rows.append(("auk_score(exact) / auk_score(trapezoid)", t_exact, t_trap, 1.25, "s"))
 
@@ -107,8 +120,10 @@ def main():
     rows.append(("peak memory: auk_score(exact) / roc_auc_score", mem_exact / 1e6,
                  mem_sk / 1e6, 1.0, "MB"))
 
-    t_tied_n = best_of(lambda: auk_score(y, s_tied), rep) / n
-    t_tied_m = best_of(lambda: auk_score(y[:m], s_tied[:m]), 3 * rep) / m
+    y_m, s_tied_m = y[:m].copy(), s_tied[:m].copy()
+    t_tied_n, t_tied_m = best_of_interleaved(
+        [lambda: auk_score(y, s_tied), lambda: auk_score(y_m, s_tied_m)], rep)
+    t_tied_n, t_tied_m = t_tied_n / n, t_tied_m / m
     rows.append((f"tied scores, per element: n = {n:.0e} / n = {m:.0e}",
                  t_tied_n * 1e9, t_tied_m * 1e9, 1.0, "ns"))
 

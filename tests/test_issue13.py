@@ -703,3 +703,28 @@ def test_counting_by_value_equals_sorting(case, monkeypatch):
             np.testing.assert_array_equal(a, b)
         else:
             np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def _fraction_trapezoid_auk(y, s, w):
+    """The trapezoid AUK in exact rational arithmetic (weights as given)."""
+    from fractions import Fraction
+
+    w = [Fraction(float(v)) for v in w]
+    P = sum(wi for wi, yi in zip(w, y) if yi)
+    N = sum(wi for wi, yi in zip(w, y) if not yi)
+    pts = [(Fraction(0), Fraction(0))]
+    for thr in sorted(set(s.tolist()), reverse=True):
+        tp = sum(wi for wi, yi, si in zip(w, y, s) if yi and si >= thr)
+        fp = sum(wi for wi, yi, si in zip(w, y, s) if not yi and si >= thr)
+        fn, tn = P - tp, N - fp
+        kap = 2 * (tp * tn - fn * fp) / ((tp + fp) * (fp + tn) + (tp + fn) * (fn + tn))
+        pts.append((fp / N, kap))
+    return float(sum((b[0] - a[0]) * (a[1] + b[1]) / 2 for a, b in zip(pts, pts[1:])))
+
+
+@pytest.mark.parametrize("scale", [1e-5, 1e-9, 1e5, 1e9])
+def test_trapezoid_with_a_rare_weighted_class_matches_exact_arithmetic(scale):
+    y, s = scores(120, 0.3, 31, decimals=1)
+    w = np.random.default_rng(31).integers(1, 4, 120) * np.where(y == 1, scale, 1.0)
+    assert auk_score(y, s, sample_weight=w, method="trapezoid") == pytest.approx(
+        _fraction_trapezoid_auk(y, s, w), rel=1e-10)
