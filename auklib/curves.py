@@ -500,12 +500,18 @@ def _corners(fps, tps):
     straight line, so the exact integral over the run equals that over its
     two ends; only the turning vertices and the ends are kept.
     """
-    flat = tps[1:] == tps[:-1]
-    steep = fps[1:] == fps[:-1]
-    inner = flat[:-1] & flat[1:]
-    inner |= steep[:-1] & steep[1:]
-    del flat, steep
-    np.logical_not(inner, out=inner)
+    rise = tps[1:] != tps[:-1]
+    if fps.dtype.kind == "i" and int(fps[-1]) + int(tps[-1]) == fps.shape[0] - 1:
+        # one sample per vertex (no ties): every segment is vertical or
+        # horizontal, and the path turns where it changes between the two
+        inner = rise[:-1] != rise[1:]
+    else:
+        # keep a vertex unless both its segments are horizontal or both vertical
+        run = fps[1:] != fps[:-1]
+        inner = rise[:-1] | rise[1:]
+        inner &= run[:-1] | run[1:]
+        del run
+    del rise
     keep = np.flatnonzero(inner)
     keep += 1
     return np.concatenate(([0], keep, [fps.shape[0] - 1]))
