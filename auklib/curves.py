@@ -78,6 +78,70 @@ def _sorted_by_score(y_pos, score):
     return merged, is_small
 
 
+def _counts_sorted_float(y_pos, score):
+    """Unweighted (FP, TP) counts of float scores, with few fresh buffers.
+
+    As :func:`_sorted_by_score`, but the two classes are sorted inside the
+    buffer that becomes ``tps`` afterwards, and the merge writes straight
+    into the thresholds array (in decreasing order): every large allocation
+    costs page faults, so the counts are built in three n-length arrays.
+    """
+    n = score.shape[0]
+    n_pos = int(np.count_nonzero(y_pos))
+    work = np.empty(n + 1, dtype=np.int64)
+    if score.dtype == np.float64:
+        vals = work[1:].view(np.float64)
+    else:
+        vals = np.empty(n, dtype=score.dtype)
+    pos, neg = vals[:n_pos], vals[n_pos:]
+    np.compress(y_pos, score, out=pos)
+    np.compress(~y_pos, score, out=neg)
+    pos.sort()
+    neg.sort()
+    small, large, small_is_pos = (pos, neg, True) if n_pos <= n - n_pos else (neg, pos, False)
+    at = np.searchsorted(large, small, side="left")
+    at += np.arange(small.shape[0])
+    thresholds = np.empty(n + 1)
+    thresholds[0] = np.inf
+    asc = thresholds[:0:-1]  # the scores in increasing order, a view
+    lab = np.zeros(n, dtype=bool)
+    lab[at] = True
+    asc[at] = small
+    del at
+    asc[~lab] = large
+    del small, large, pos, neg, vals
+    if not small_is_pos:
+        np.logical_not(lab, out=lab)
+    desc, y_desc = thresholds[1:], lab[::-1]
+    tied = desc[1:] == desc[:-1]
+    if not tied.any():
+        del tied
+        tps = work
+        tps[0] = 0
+        np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
+        fps = np.arange(n + 1, dtype=np.int64)
+        fps -= tps
+        return fps, tps, thresholds
+    np.logical_not(tied, out=tied)
+    ends = np.flatnonzero(tied)
+    del tied
+    ends = np.append(ends, n - 1)
+    m = ends.shape[0]
+    np.cumsum(y_desc, dtype=np.int64, out=work[1:])
+    tps = np.empty(m + 1, dtype=np.int64)
+    tps[0] = 0
+    np.take(work[1:], ends, out=tps[1:])
+    del work
+    fps = np.empty(m + 1, dtype=np.int64)
+    fps[0] = 0
+    np.add(ends, 1, out=fps[1:])
+    fps -= tps
+    thr = np.empty(m + 1)
+    thr[0] = np.inf
+    np.take(desc, ends, out=thr[1:])
+    return fps, tps, thr
+
+
 _FEW_MIN_N = 1 << 17  # below this, sorting is cheap enough
 _FEW_SAMPLE = 8192
 _FEW_MAX_VALUES = 4096
@@ -222,6 +286,8 @@ def _binary_clf_counts(y_pos, score, weight=None):
     few = _counts_few_values(y_pos, score, weight)
     if few is not None:
         return few
+    if weight is None and score.dtype.kind == "f":
+        return _counts_sorted_float(y_pos, score)
     if weight is not None:
         # The default (unstable) sort; ties are grouped below.
         order = np.argsort(score)[::-1]

@@ -158,11 +158,16 @@ def _kappa_rates(t, f, p):
     """Eq. (19) without checks; the denominator is positive on [0, 1]^2.
 
     The result is clipped to [-1, 1]: at the corners rounding can otherwise
-    give 1 + 2e-16.  (Counting callers use :func:`_kappa_pn`, which also
-    keeps its digits when p is within rounding of 0 or 1.)
+    give 1 + 2e-16.  Where a class is rarer than 1e-3 the denominator is
+    summed as n p_hat + p n_hat instead, which keeps its digits.
     """
     q = 1.0 - 2.0 * p
     kappa = 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+    rare = np.minimum(p, 1.0 - p) < 1e-3
+    if np.any(rare):
+        # the denominator above loses digits when a class is rare: sum it as
+        # n p_hat + p n_hat there (non-negative terms)
+        kappa = np.where(rare, _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p), kappa)
     if np.ndim(kappa) == 0:
         return np.float64(min(1.0, max(-1.0, kappa)))
     return np.clip(kappa, -1.0, 1.0, out=kappa)
