@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import sklearn.exceptions
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 from sklearn.exceptions import NotFittedError
@@ -190,6 +190,8 @@ def test_kappa_from_rates_corner_is_one_and_round_trips():
 
 @settings(max_examples=50, deadline=None)
 @given(st.floats(1e-9, 1 - 1e-9), st.floats(0, 1), st.floats(0, 1))
+@example(p=0.999999999, t=0.999999999, f=0.0)  # eq. (19) cancels there
+@example(p=0.001, t=1.0, f=0.0)
 def test_prop_kappa_in_range(p, t, f):
     k = kappa_from_rates(t, f, p)
     assert -1.0 <= k <= 1.0
