@@ -7,6 +7,7 @@ The AUK is the area under the kappa curve of Kaymak, Ben-David & Potharst
 from ._validation import UndefinedMetricWarning
 from .curves import (
     KappaOptimalPoint,
+    auk_bounds,
     auk_from_roc,
     auk_score,
     kappa_curve,
@@ -35,6 +36,7 @@ __all__ = [
     "PairwiseAUC",
     "UndefinedMetricWarning",
     "aligned_ranks_posthoc",
+    "auk_bounds",
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",
