@@ -129,7 +129,7 @@ CORRECT = {
     "ch2-ex-pairs": lambda: roc_auc_score([1, 1, 1, 1, 0, 0, 0, 0],
                                           [0.9, 0.7, 0.7, 0.4, 0.8, 0.7, 0.3, 0.3]),
     "ch2-ex-mix": lambda: (1 / 3, float(np.interp(0.2, [0.1, 0.4], [0.5, 0.8]))),
-    "ch2-ex-flip": lambda: (1 - 0.31, -(2 * 0.31 - 1)),  # Gini changes sign
+    "ch2-ex-flip": lambda: (1 - 0.3125, -(2 * 0.3125 - 1)),  # Gini changes sign
     "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
     "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
