@@ -14,7 +14,12 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
-from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
+from .stats import (
+    AlignedRanksPosthoc,
+    AlignedRanksResult,
+    aligned_ranks_posthoc,
+    friedman_aligned_ranks,
+)
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
     PairwiseAUC,
@@ -27,6 +32,7 @@ from .multiclass import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AlignedRanksPosthoc",
     "AlignedRanksResult",
     "KappaCurveDisplay",
     "KappaOptimalPoint",
