@@ -59,6 +59,7 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
+	$(BIN)/python benchmarks/bench_uncertainty.py
 
 clean:
 	rm -rf _build student $(PLOTLY_JS)

@@ -14,6 +14,12 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
+from .uncertainty import (
+    AUKComparison,
+    AUKInterval,
+    auk_compare,
+    auk_confidence_interval,
+)
 from .stats import (
     AlignedRanksPosthoc,
     AlignedRanksResult,
@@ -32,6 +38,8 @@ from .multiclass import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUKComparison",
+    "AUKInterval",
     "AlignedRanksPosthoc",
     "AlignedRanksResult",
     "KappaCurveDisplay",
@@ -39,6 +47,8 @@ __all__ = [
     "PairwiseAUC",
     "UndefinedMetricWarning",
     "aligned_ranks_posthoc",
+    "auk_compare",
+    "auk_confidence_interval",
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",
