@@ -18,6 +18,10 @@ from aukbook.plotting import binormal_auk
 from aukbook.checks import CHECKS, check, describe, tolerance
 from oracles import labels_from_counts, mp_exact_auk
 
+from answers import ch08_metrics_imbalance as ch08_answers  # noqa: E402
+from auklib import friedman_aligned_ranks  # noqa: E402
+from auklib.stats import _aligned_ranks  # noqa: E402
+
 
 def sk_kappa(tp, fn, fp, tn):
     return cohen_kappa_score(*labels_from_counts(tp, fn, fp, tn))
@@ -56,6 +60,16 @@ CORRECT = {
     "ch6-ex-wrong": lambda: roc_auc_score(
         [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
         multi_class="ovo"),
+    # chapter 8 (stats11): the library's exact enumeration and the closed-form
+    # null variance; kappa maximised by brute force over sklearn's kappa
+    "ch8-ex-friedman": lambda: friedman_aligned_ranks(
+        [[0.186, 0.344, 0.311], [0.168, 0.333, 0.191]], method="permutation").p_value,
+    "ch8-ex-null": lambda: (lambda r: 2 * ((r - r.mean(1, keepdims=True)) ** 2).sum() / (
+        2**2 * (3 - 1)))(_aligned_ranks(np.array([[0.186, 0.344, 0.311],
+                                                  [0.168, 0.333, 0.191]]))),
+    "ch8-ex-threshold": lambda: (lambda y, s: max(
+        cohen_kappa_score(y, (s >= c).astype(int)) for c in np.unique(s)))(
+        *ch08_answers.raw_lr_test_scores()),
 }
 
 
