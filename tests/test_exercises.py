@@ -19,6 +19,8 @@ from aukbook.checks import CHECKS, check, describe, tolerance
 from oracles import labels_from_counts, mp_exact_auk
 
 from answers import ch08_metrics_imbalance as ch08_answers  # noqa: E402
+from answers import ch09_how_sure as ch09_answers  # noqa: E402
+from auklib import auk_score  # noqa: E402
 from auklib import friedman_aligned_ranks  # noqa: E402
 from auklib.stats import _aligned_ranks  # noqa: E402
 
@@ -70,7 +72,24 @@ CORRECT = {
     "ch8-ex-threshold": lambda: (lambda y, s: max(
         cohen_kappa_score(y, (s >= c).astype(int)) for c in np.unique(s)))(
         *ch08_answers.raw_lr_test_scores()),
+    # chapter 9 (stats11): BC levels from scipy's normal; pairing ratio from
+    # the replicates' own spread (a paired bootstrap written out here)
+    "ch9-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
+                               for s in (-1, 1)),
+    "ch9-ex-paired": lambda: _ch9_pairing_ratio(),
 }
+
+
+def _ch9_pairing_ratio(n=2000):
+    y, a, b = ch09_answers.pairing_example()
+    rng = np.random.default_rng(0)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    da, db = np.empty(n), np.empty(n)
+    for i in range(n):
+        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
+        da[i] = auk_score(y[idx], a[idx], method="exact")
+        db[i] = auk_score(y[idx], b[idx], method="exact")
+    return float(np.hypot(da.std(), db.std()) / (da - db).std())
 
 
 def test_every_check_is_tested():
