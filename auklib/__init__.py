@@ -15,8 +15,10 @@ from .curves import (
 )
 from .display import KappaCurveDisplay
 from .uncertainty import (
+    AUCInterval,
     AUKComparison,
     AUKInterval,
+    auc_confidence_interval,
     auk_compare,
     auk_confidence_interval,
 )
@@ -38,6 +40,7 @@ from .multiclass import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUCInterval",
     "AUKComparison",
     "AUKInterval",
     "AlignedRanksPosthoc",
@@ -47,6 +50,7 @@ __all__ = [
     "PairwiseAUC",
     "UndefinedMetricWarning",
     "aligned_ranks_posthoc",
+    "auc_confidence_interval",
     "auk_compare",
     "auk_confidence_interval",
     "auk_from_roc",

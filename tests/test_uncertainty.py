@@ -18,6 +18,7 @@ from scipy.stats import norm
 from aukbook.plotting import binormal_auk
 from auklib import (
     UndefinedMetricWarning,
+    auc_confidence_interval,
     auk_compare,
     auk_confidence_interval,
     auk_score,
@@ -246,3 +247,47 @@ def test_too_few_cases_of_a_class_warns():
         warnings.simplefilter("error")
         auk_confidence_interval(np.r_[np.ones(10), np.zeros(10)], np.arange(20.0),
                                 n_resamples=50, random_state=0)
+
+
+# --------------------------------------------------------------------------
+# DeLong's interval for the AUC (for comparison)
+
+
+def test_delong_matches_its_definition_and_sklearn():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(21)
+    y = (rng.random(300) < 0.2).astype(int)
+    s = np.round(rng.normal(size=300) + y, 1)           # many ties
+    res = auc_confidence_interval(y, s)
+    assert res.estimate == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    var = psi.mean(1).var(ddof=1) / pos.size + psi.mean(0).var(ddof=1) / neg.size
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert 0 < res.low < res.estimate < res.high < 1
+    perfect = auc_confidence_interval([0, 0, 1, 1] * 5, [1, 2, 3, 4] * 5)
+    assert perfect == (1.0, 1.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(50, 450), (300, 300)])
+def test_delong_interval_covers(n_pos, n_neg):
+    reps, d = 400, 1.5
+    truth = norm.cdf(d / math.sqrt(2))
+    rng = np.random.default_rng(n_pos)
+    hits = 0
+    for _ in range(reps):
+        y, s = _binormal(rng, n_pos, n_neg, d)
+        res = auc_confidence_interval(y, s)
+        hits += res.low <= truth <= res.high
+    se = math.sqrt(0.95 * 0.05 / reps)
+    assert 0.95 - 3 * se <= hits / reps <= 0.95 + 3 * se
+
+
+def test_delong_bad_input():
+    with pytest.raises(ValueError, match="confidence_level"):
+        auc_confidence_interval([0, 1] * 10, np.arange(20.0), confidence_level=1.5)
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+        assert math.isnan(auc_confidence_interval([1] * 5, np.arange(5.0)).estimate)
+    with pytest.warns(UserWarning, match="Only 3 positive cases"):
+        auc_confidence_interval([1] * 3 + [0] * 30, np.arange(33.0))
