@@ -6,7 +6,6 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(wildcard chapters/*.ipynb)
-PLOTLY_JS := _static/plotly.min.js
 export PYTHONHASHSEED := 0
 # OpenBLAS picks its kernels from the CPU; AVX-512 and AVX2 kernels round
 # differently, and the models of chapters 7 and 8 (MLP, SMOTE) feel it.  Pin
@@ -15,14 +14,16 @@ export PYTHONHASHSEED := 0
 # to report those chapters' numbers).
 export OPENBLAS_CORETYPE ?= Haswell
 
-.PHONY: book test test-lib test-notebooks check-html notebooks student bench clean help
+.PHONY: book test test-lib test-notebooks check-html check-student notebooks student bench clean help
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
-	@echo "make check-html  open the built pages in headless Chromium and check math and plots"
-	@echo "make student     write the student edition (no solutions, no outputs) to student/"
+	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots, search"
+	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
+	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
+	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
 	@echo "make bench       run the speed benchmark against scikit-learn"
 
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
@@ -32,13 +33,12 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
-$(PLOTLY_JS): $(STAMP)
-	mkdir -p _static
-	cp "$$($(BIN)/python -c 'import plotly, os; print(os.path.join(os.path.dirname(plotly.__file__), "package_data", "plotly.min.js"))')" $@
-
-book: $(STAMP) $(PLOTLY_JS)
+book: $(STAMP)
 	$(BIN)/python tools/build_book.py
 
+# The student HTML edition is built and searched for solutions by
+# tests/test_student_html.py (in test-lib); `make check-student` also opens
+# its pages in Chromium (45 s more, so not part of `make test`).
 test: test-lib test-notebooks book check-html
 
 test-lib: $(STAMP)
@@ -51,15 +51,19 @@ test-notebooks: $(STAMP)
 check-html: $(STAMP)
 	$(BIN)/python tools/check_html.py _build/html
 
+check-student: $(STAMP)
+	$(BIN)/python tools/check_html.py _build/student-html
+
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(BIN)/python tools/make_student.py student
+	$(BIN)/python tools/make_student.py student --html _build/student-html
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
 	$(BIN)/python benchmarks/bench_uncertainty.py
+	$(BIN)/python benchmarks/bench_hmeasure.py
 
 clean:
-	rm -rf _build student $(PLOTLY_JS)
+	rm -rf _build student

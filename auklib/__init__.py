@@ -28,6 +28,8 @@ from .stats import (
     aligned_ranks_posthoc,
     friedman_aligned_ranks,
 )
+from .hmeasure import h_measure
+from .threshold_metrics import metric_curve
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
     PairwiseAUC,
@@ -56,6 +58,7 @@ __all__ = [
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",
+    "h_measure",
     "hand_till_score",
     "hand_till_table",
     "kappa_curve",
@@ -63,6 +66,7 @@ __all__ = [
     "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
+    "metric_curve",
     "mww_ranked_table",
     "mww_statistic",
     "roc_convex_hull",

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.optimize import brentq
 from scipy.stats import norm
-from sklearn.metrics import cohen_kappa_score, roc_auc_score
+from sklearn.metrics import cohen_kappa_score, matthews_corrcoef, roc_auc_score
 
 from auklib import auk_from_roc, kappa_from_rates
 from aukbook.plotting import binormal_auk
@@ -33,6 +33,10 @@ def binormal_t(d, f):
     return norm.cdf(d + norm.ppf(f))
 
 
+def binormal_t_sigma(d, sigma, f):
+    return norm.cdf((d + norm.ppf(f)) / sigma)
+
+
 def flagged_at(index_rule):
     f = np.linspace(0, 1, 400_001)
     t = binormal_t(2.0, f)
@@ -40,16 +44,52 @@ def flagged_at(index_rule):
     return 10_000 * (0.02 * t[i] + 0.98 * f[i])
 
 
+def simulated_random_kappa_spread(size, reps=100_000, p=0.07, q=0.08):
+    """sqrt(N) times the spread of kappa over test sets where predictions ignore truth."""
+    rng = np.random.default_rng(12345)
+    tp, fn, fp, tn = rng.multinomial(
+        size, [p * q, p * (1 - q), (1 - p) * q, (1 - p) * (1 - q)], size=reps).T / size
+    p_c = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
+    return float(np.std((tp + tn - p_c) / (1 - p_c)) * np.sqrt(size))
+
+def skewed_lr_by_hand():
+    """Chapter 4: AUC by the trapezoid over roc_curve, AUK by mpmath quadrature."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_curve
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from aukbook.plotting import skewed_breast_cancer
+
+    X, y = skewed_breast_cancer(positive_share=0.1, seed=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, stratify=y,
+                                              random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05)).fit(X_tr, y_tr)
+    fpr, tpr, _ = roc_curve(y_te, model.predict_proba(X_te)[:, 1])
+    auc = float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+    return auc - 0.5, float(mp_exact_auk(fpr, tpr, y_te.mean()))
+
+
 # independent routes to each correct answer
 CORRECT = {
     "ch1-ex-counts": lambda: sk_kappa,
     "ch1-ex-fourth": lambda: (0.93, sk_kappa(6, 1, 6, 87)),
+    "ch1-ex-random": lambda: simulated_random_kappa_spread(10_000),
+
+    # ch. 2, ROC curves and the AUC
+    "ch2-ex-binormal": lambda: float(np.mean(  # quadrature of eq. (9) after standardising
+        binormal_t_sigma(1.2 / 1.5, 0.8 / 1.5, np.linspace(0, 1, 2_000_001)))),
+    "ch2-ex-pairs": lambda: roc_auc_score([1, 1, 1, 1, 0, 0, 0, 0],
+                                          [0.9, 0.7, 0.7, 0.4, 0.8, 0.7, 0.3, 0.3]),
+    "ch2-ex-mix": lambda: (1 / 3, float(np.interp(0.2, [0.1, 0.4], [0.5, 0.8]))),
+    "ch2-ex-flip": lambda: (1 - 0.31, -(2 * 0.31 - 1)),  # Gini changes sign
     "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
     "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
     "ch4-ex-crisp": lambda: (
         0.5 * (0.1 * kappa_from_rates(0.6, 0.1, 0.2) + 0.9 * kappa_from_rates(0.6, 0.1, 0.2)),
         float(mp_exact_auk([0, 0.1, 1], [0, 0.6, 1], 0.2))),
+    "ch4-ex-skew": lambda: skewed_lr_by_hand(),
     "ch4-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
         norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s)),
     "ch5-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
@@ -77,6 +117,16 @@ CORRECT = {
     "ch9-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
                                for s in (-1, 1)),
     "ch9-ex-paired": lambda: _ch9_pairing_ratio(),
+    # chapter 10 (kappa among its peers): scikit-learn, the hmeasure package, brentq
+    "ch10-ex-tables": lambda: (
+        sk_kappa(12, 8, 30, 150),
+        matthews_corrcoef(*labels_from_counts(12, 8, 30, 150))),
+    "ch10-ex-hand": lambda: __import__("hmeasure").h_score(
+        np.array([0, 0, 1, 0, 1, 1, 0, 0]),
+        np.array([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05]), severity_ratio=1.0),
+    "ch10-ex-report": lambda: (lambda rho: (rho, 2 * 0.533 - 0.067 - rho * 0.933))(
+        brentq(lambda r: r * (2 * 0.533 - 0.067 - r * 0.933) + (1 - r) * 0.067 - 0.204,
+               0.5, 1.0)),
 }
 
 

@@ -41,7 +41,10 @@ def test_captioned_figures_have_an_image(path):
         fig = cell.get("metadata", {}).get("mystnb", {}).get("figure")
         if fig:
             kinds = {k for o in cell.get("outputs", []) for k in o.get("data", {})}
-            assert kinds & {"image/png", "image/svg+xml"}, f"{path}: figure {fig['name']} has no image"
+            # an image, or a plotly figure (its JSON for Jupyter, its div for the book)
+            plotly = {"application/vnd.plotly.v1+json", "text/html"} <= kinds
+            assert kinds & {"image/png", "image/svg+xml"} or plotly, \
+                f"{path}: figure {fig['name']} has no image"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=os.path.basename)

@@ -1,8 +1,11 @@
 """Build the HTML book and fail on any warning.
 
+    python tools/build_book.py [SOURCE_DIR]        (default: the repository)
+
 jupyter-book's own exit status is not enough on its own: it is 0 when a
 notebook fails to execute, so this script also scans the log for warnings and
-errors and for notebooks stored with error outputs.
+errors and for notebooks stored with error outputs.  tools/make_student.py
+uses build() for the student edition.
 """
 
 import glob
@@ -12,10 +15,12 @@ import re
 import subprocess
 import sys
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-def stored_errors():
+
+def stored_errors(source):
     bad = []
-    for path in sorted(glob.glob("chapters/*.ipynb")):
+    for path in sorted(glob.glob(os.path.join(source, "chapters", "*.ipynb"))):
         nb = json.load(open(path))
         for cell in nb["cells"]:
             if any(o.get("output_type") == "error" for o in cell.get("outputs", [])):
@@ -24,14 +29,14 @@ def stored_errors():
     return bad
 
 
-def main():
-    bad = stored_errors()
+def build(source=ROOT):
+    """Build source/_build/html; return 0 on success, 1 on any warning or error."""
+    bad = stored_errors(source)
     if bad:
         print("Notebooks stored with error outputs:", ", ".join(bad))
         return 1
     jb = os.path.join(os.path.dirname(sys.executable), "jupyter-book")
-    cmd = [jb, "build", ".", "--builder", "html",
-           "-W", "-n", "--keep-going"]
+    cmd = [jb, "build", source, "--builder", "html", "-W", "-n", "--keep-going"]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     log = proc.stdout + proc.stderr
     problems = [line for line in log.splitlines()
@@ -43,9 +48,9 @@ def main():
         for line in problems[:50]:
             print("  " + line)
         return 1
-    print("Book build OK: _build/html/index.html")
+    print(f"Book build OK: {os.path.relpath(os.path.join(source, '_build', 'html', 'index.html'))}")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(build(sys.argv[1] if len(sys.argv) > 1 else ROOT))

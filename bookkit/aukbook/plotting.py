@@ -104,7 +104,8 @@ def _explorer_curves(p, d, f):
     return t, kappa, i
 
 
-def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None):
+def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=None,
+                       readout=False, active=(0, 0)):
     """ROC curve and kappa curve side by side with precomputed slider steps.
 
     Moving the p slider changes the kappa curve (and its optimum, the red
@@ -123,65 +124,135 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     n_points : int, default=121
         Points per curve.
     title : str, default=None
-        Fixed title.  With one separation the default title reports AUC,
-        AUK and the maximum kappa, and follows the p slider.
+        Fixed title.  With one separation (and ``readout=False``) the default
+        title reports AUC, AUK and the maximum kappa, and follows the p slider.
+    readout : bool, default=False
+        Write AUC, AUK and the maximum kappa (located to about 1e-7, not on
+        the plotting grid) inside the kappa panel, for the current p *and* d:
+        one text trace per p, shown by the p slider, whose text the d slider
+        replaces with that of every trace.  The red dots then mark the same
+        precise optimum, and the ROC panel adds the iso-kappa line of the
+        maximum kappa (dashed), which touches the ROC curve at the red dot.
+    active : pair of int, default=(0, 0)
+        Index of the starting class share and of the starting separation.
 
     Returns
     -------
     fig : plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> from aukbook.plotting import roc_kappa_explorer
+    >>> fig = roc_kappa_explorer([0.5, 0.1], separations=[1.5, 2.0], readout=True,
+    ...                          active=(1, 0))
+    >>> [tr.text[0].replace("<br>", "; ") for tr in fig.data
+    ...  if tr.mode == "text" and tr.visible]
+    ['p = 0.1, d = 1.5; AUC = 0.856; AUK = 0.173; max kappa = 0.415 at f = 0.062']
+    >>> d_step = fig.layout.sliders[1].steps[1]   # d = 2: new text for every trace
+    >>> d_step.args[0]["text"][-1][0].split("<br>")[0]
+    'p = 0.1, d = 2'
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    from .optimum import binormal_max_kappa
+
+    def readout_text(p, d):
+        auc = float(norm.cdf(d / np.sqrt(2.0)))
+        k, f_opt, _ = binormal_max_kappa(d, p)
+        return (f"p = {p:g}, d = {d:g}<br>AUC = {auc:.3f}<br>AUK = {binormal_auk(d, p):.3f}"
+                f"<br>max kappa = {k:.3f} at f = {f_opt:.3f}")
+
+    kp, kd = active
+    if not (0 <= kp < len(prevalences) and 0 <= kd < len(separations)):
+        raise ValueError(f"active={active!r} is not a valid pair of slider indices.")
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
-    d0 = separations[0]
+
+    def tangent(p, d):
+        """Two points of the iso-kappa line of the largest kappa, inside the square."""
+        k, _, _ = binormal_max_kappa(d, p)
+        q = 1 - 2 * p
+        den = p * (2 * (1 - p) - k * q)
+        t0, slope = k * p / den, (1 - p) * (2 * p + k * q) / den
+        f1 = min(1.0, (1 - t0) / slope)
+        return [0.0, round(f1, 4)], [round(t0, 4), round(t0 + slope * f1, 4)]
+
+    def optimum(p, d):
+        """(f, t, kappa) of the red dots; precise when there is a readout."""
+        t, kappa, i = _explorer_curves(p, d, f)
+        if readout:
+            k, f_opt, t_opt = binormal_max_kappa(d, p)
+            return round(f_opt, 4), round(t_opt, 4), round(k, 4)
+        return round(f[i], 4), round(float(t[i]), 4), round(float(kappa[i]), 4)
+
+    d0 = separations[kd]
     fig.add_trace(go.Scatter(x=_round(f), y=_round(binormal_roc(d0, f)), mode="lines",
                              line=dict(color="#1f77b4", width=3), name="ROC",
                              hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}"), 1, 1)
     texts = []
     for k, p in enumerate(prevalences):
         t, kappa, i = _explorer_curves(p, d0, f)
-        visible = k == 0
+        fo, to, ko = optimum(p, d0)
+        visible = k == kp
         fig.add_trace(go.Scatter(x=_round(f), y=_round(kappa), mode="lines", visible=visible,
                                  line=dict(color="#ff7f0e", width=3), name="kappa",
                                  hovertemplate="f=%{x:.3f}<br>kappa=%{y:.3f}"), 1, 2)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)], mode="markers",
+        fig.add_trace(go.Scatter(x=[fo], y=[to], mode="markers",
                                  visible=visible, marker=dict(color="#d62728", size=11),
                                  name="max kappa", hovertemplate="kappa-optimal point"), 1, 1)
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(kappa[i]), 4)],
+        fig.add_trace(go.Scatter(x=[fo], y=[ko],
                                  mode="markers", visible=visible,
                                  marker=dict(color="#d62728", size=11), name="max kappa",
                                  hovertemplate="max kappa = %{y:.3f}"), 1, 2)
+        if readout:
+            xt, yt = tangent(p, d0)
+            fig.add_trace(go.Scatter(x=xt, y=yt, mode="lines", visible=visible,
+                                     line=dict(color="#ff7f0e", width=2, dash="dash"),
+                                     name="iso-kappa line", hoverinfo="skip"), 1, 1)
+            fig.add_trace(go.Scatter(x=[0.97], y=[0.97], mode="text", visible=visible,
+                                     text=[readout_text(p, d0)], textposition="bottom left",
+                                     textfont=dict(size=13), hoverinfo="skip",
+                                     name="readout"), 1, 2)
         auc = float(norm.cdf(d0 / np.sqrt(2.0)))
         texts.append(f"p = {p:g}, d = {d0:g}: AUC = {auc:.3f}, AUK = {binormal_auk(d0, p):.3f}, "
                      f"max kappa = {kappa[i]:.3f} at f = {f[i]:.3f}")
-    per = 3
+    per = 5 if readout else 3
     p_steps = []
     for k, p in enumerate(prevalences):
         vis = [True] + [False] * (per * len(prevalences))
         vis[1 + per * k: 1 + per * (k + 1)] = [True] * per
         args = [{"visible": vis}]
-        if len(separations) == 1 and title is None:
+        if len(separations) == 1 and title is None and not readout:
             args.append({"title.text": texts[k]})
             method = "update"
         else:
             method = "restyle"
         p_steps.append(dict(method=method, label=f"{p:g}", args=args))
-    sliders = [dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
+    sliders = [dict(active=kp, currentvalue=dict(prefix="class share p = "), pad=dict(t=50),
                     steps=p_steps)]
     if len(separations) > 1:
         d_steps = []
         for d in separations:
             xs, ys = [_round(f).tolist()], [_round(binormal_roc(d, f)).tolist()]
+            labels = [""]
             for p in prevalences:
                 t, kappa, i = _explorer_curves(p, d, f)
-                xs += [_round(f).tolist(), [round(f[i], 4)], [round(f[i], 4)]]
-                ys += [_round(kappa).tolist(), [round(float(t[i]), 4)],
-                       [round(float(kappa[i]), 4)]]
-            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[{"x": xs, "y": ys}]))
-        sliders.append(dict(active=0, currentvalue=dict(prefix="separation d = "),
+                fo, to, ko = optimum(p, d)
+                xs += [_round(f).tolist(), [fo], [fo]]
+                ys += [_round(kappa).tolist(), [to], [ko]]
+                labels += ["", "", ""]
+                if readout:
+                    xt, yt = tangent(p, d)
+                    xs += [xt, [0.97]]
+                    ys += [yt, [0.97]]
+                    labels += ["", [readout_text(p, d)]]
+            args = {"x": xs, "y": ys}
+            if readout:
+                args["text"] = labels
+            d_steps.append(dict(method="restyle", label=f"{d:g}", args=[args]))
+        sliders.append(dict(active=kd, currentvalue=dict(prefix="separation d = "),
                             pad=dict(t=120), steps=d_steps))
     fig.add_shape(type="line", x0=0, y0=0, x1=1, y1=1, line=dict(dash="dash", color="grey"),
                   row=1, col=1)
@@ -190,10 +261,16 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     fig.update_xaxes(title_text="false positive rate f", range=[0, 1])
     fig.update_yaxes(title_text="true positive rate t", range=[0, 1.02], row=1, col=1)
     fig.update_yaxes(title_text="Cohen's kappa", range=[-0.05, 1.0], row=1, col=2)
+    if readout:
+        head = dict(text=title, font=dict(size=14)) if title else None
+        top = 80 if title else 40
+    else:
+        head = dict(text=title or texts[0], font=dict(size=14))
+        top = 80
     fig.update_layout(
-        title=dict(text=title or texts[0], font=dict(size=14)),
+        title=head,
         showlegend=False, height=470 + 80 * (len(separations) > 1),
-        margin=dict(t=80, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
+        margin=dict(t=top, b=40, l=60, r=20), sliders=sliders, template="plotly_white",
     )
     return fig
 
@@ -258,57 +335,199 @@ def skewed_breast_cancer(positive_share=0.1, seed=0):
     return data.data[idx], y_all[idx]
 
 
-def iso_kappa_explorer(prevalences, separation=1.5, *, n_points=201):
-    """ROC curve with the tangent iso-kappa line, one slider step per class share.
+def _iso_kappa_tpr(kappa, f, p):
+    """The iso-kappa line t(f) for any f (also outside ROC space), no checks.
 
-    Every line of constant kappa passes through the pivot f = t = -p/(1-2p);
-    the kappa-optimal point is where such a line touches the ROC curve.
+    Solving eq. (19) for t gives t = f + kappa (p + (1-2p) f) / (p (2(1-p) - kappa (1-2p))):
+    t - f vanishes where p + (1-2p) f = 0, so every line passes through the
+    pivot f = t = -p / (1 - 2p).
+    """
+    q = 1.0 - 2.0 * p
+    return f + kappa * (p + q * f) / (p * (2.0 * (1.0 - p) - kappa * q))
+
+
+def _iso_line_exit(kappa, p, lo):
+    """Where the iso-kappa line leaves the view [lo, 1] x [lo, 1] at the top or right.
+
+    Returns (f, t, side) with side "top" (t = 1) or "right" (f = 1).
+    """
+    t_right = float(_iso_kappa_tpr(kappa, 1.0, p))
+    if t_right <= 1.0:
+        return 1.0, t_right, "right"
+    # t is linear in f: interpolate between f = lo and f = 1 for t = 1
+    t_lo = float(_iso_kappa_tpr(kappa, lo, p))
+    f_top = lo + (1.0 - t_lo) * (1.0 - lo) / (t_right - t_lo)
+    return f_top, 1.0, "top"
+
+
+def _spread_labels(candidates, min_gap):
+    """Keep the labels (x, y, ...) that lie at least ``min_gap`` from every kept one."""
+    kept = []
+    for c in candidates:
+        if all(np.hypot(c[0] - k[0], c[1] - k[1]) >= min_gap for k in kept):
+            kept.append(c)
+    return kept
+
+
+def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
+                       view=-0.4, start=None, n_points=201):
+    """ROC curve, iso-kappa lines and the tangent one, one slider step per class share.
+
+    Every line of constant kappa passes through the pivot f = t = -p/(1-2p)
+    (for p < 1/2 below and left of ROC space; for p = 1/2 the lines are
+    parallel).  The kappa-optimal point is where such a line touches the ROC
+    curve.  Each step draws the grey iso-kappa lines for ``levels`` from the
+    pivot (or the edge of the view) to where they leave the unit square, each
+    labelled there with its kappa where the labels do not overlap (hovering
+    over a line shows its kappa too); the tangent line in orange and the
+    optimal point, labelled with the maximum kappa; and the pivot, or a note
+    on where it lies when it falls outside the view.  The axes are fixed, so
+    the ROC square keeps its size while the pivot moves.
+
+    Parameters
+    ----------
+    prevalences : sequence of float
+        Class shares p for the slider, each in (0, 1/2].
+    separation : float, default=1.5
+        Binormal separation d of the classifier.
+    levels : sequence of float, default=(0.1, ..., 0.7)
+        Kappas of the grey iso-kappa lines, in increasing order.
+    view : float, default=-0.4
+        Lower end of both axes: the view is [view, 1] in f and t plus room
+        for the labels.
+    start : float, default=None
+        The class share shown first (one of ``prevalences``); None means the
+        first.
+    n_points : int, default=201
+        Points of the plotted ROC curve (the optimum is found on a finer grid).
+
+    Returns
+    -------
+    fig : plotly.graph_objects.Figure
+
+    Examples
+    --------
+    >>> from aukbook.plotting import iso_kappa_explorer
+    >>> fig = iso_kappa_explorer([0.5, 0.1])
+    >>> len(fig.data), len(fig.layout.sliders[0].steps)
+    (10, 2)
+    >>> fig.data[6].x[0], fig.data[6].y[0]   # p = 0.1: the lines start at the pivot
+    (-0.125, -0.125)
+    >>> fig = iso_kappa_explorer([0.5, 0.1], start=0.1)   # show p = 0.1 first
+    >>> fig.layout.sliders[0].active, fig.data[2].visible, fig.data[6].visible
+    (1, False, True)
     """
     import plotly.graph_objects as go
 
+    prevalences = [float(p) for p in prevalences]
+    if any(not 0.0 < p <= 0.5 for p in prevalences):
+        raise ValueError("prevalences must lie in (0, 1/2].")
+    if start is not None and float(start) not in prevalences:
+        raise ValueError("start must be one of prevalences.")
+    k0 = 0 if start is None else prevalences.index(float(start))
+    lo = float(view)
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     t = binormal_roc(separation, f)
+    fine = np.linspace(0.0, 1.0, 200_001)
+    t_fine = binormal_roc(separation, fine)
+    grey, orange, red = "#8c8c8c", "#ff7f0e", "#d62728"
     fig = go.Figure()
-    fig.add_trace(go.Scatter(x=_round(f), y=_round(t), mode="lines", name="ROC",
-                             line=dict(color="#1f77b4", width=3)))
-    fig.add_trace(go.Scatter(x=[-1, 1], y=[-1, 1], mode="lines", name="diagonal",
-                             line=dict(color="grey", dash="dot")))
-    steps = []
+    fig.add_trace(go.Scatter(x=_round(f), y=_round(t), mode="lines",
+                             name=f"ROC curve, d = {separation:g}",
+                             line=dict(color="#1f77b4", width=3),
+                             hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}<extra>ROC</extra>"))
+    fig.add_trace(go.Scatter(x=[lo, 1.0], y=[lo, 1.0], mode="lines", name="diagonal (kappa = 0)",
+                             line=dict(color="grey", dash="dot", width=1), hoverinfo="skip"))
+
+    def label(x, y, text, side, color="#444444"):
+        return dict(x=round(x, 4), y=round(y, 4), text=text, showarrow=False,
+                    xanchor="center" if side == "top" else "left",
+                    yanchor="bottom" if side == "top" else "middle",
+                    font=dict(size=12, color=color), bgcolor="rgba(255,255,255,0.85)",
+                    borderpad=1)
+
+    per, steps = 4, []
     for k, p in enumerate(prevalences):
-        kappa = _kappa_rates(t, f, p)
+        kappa = _kappa_rates(t_fine, fine, p)
         i = int(np.argmax(kappa))
-        q = 1 - 2 * p
-        pivot = -p / q if q > 0 else None
-        xs = np.array([pivot if pivot is not None and pivot > -1.5 else f[i] - 1.5, 1.0])
-        slope = (t[i] - pivot) / (f[i] - pivot) if pivot is not None else 1.0
-        ys = t[i] + slope * (xs - f[i])
-        vis = k == 0
-        fig.add_trace(go.Scatter(x=_round(xs, 4), y=_round(ys, 4), mode="lines", visible=vis,
-                                 line=dict(color="#ff7f0e", width=2),
-                                 name=f"iso-kappa line, kappa = {kappa[i]:.3f}"))
-        fig.add_trace(go.Scatter(x=[round(f[i], 4)], y=[round(float(t[i]), 4)],
-                                 mode="markers", visible=vis, name="kappa-optimal point",
-                                 marker=dict(color="#d62728", size=11)))
-        px = [round(pivot, 4)] if pivot is not None and pivot > -1.5 else []
+        f_opt, t_opt, k_opt = float(fine[i]), float(t_fine[i]), float(kappa[i])
+        balanced = abs(1.0 - 2.0 * p) < 1e-12
+        pivot = None if balanced else -p / (1.0 - 2.0 * p)
+        xs, ys, hover, candidates = [], [], [], []
+        for level in list(levels) + [k_opt]:
+            if balanced:
+                x0, y0 = lo - level, lo
+                ex, ey, side = 1.0 - level, 1.0, "top"
+            else:
+                x0, y0 = pivot, pivot
+                ex, ey, side = _iso_line_exit(level, p, lo)
+            if level == k_opt:
+                tangent = ([x0, ex], [y0, ey])
+                continue
+            # 25 points per line, so that hovering anywhere along it shows its kappa
+            xs += list(np.linspace(x0, ex, 25)) + [None]
+            ys += list(np.linspace(y0, ey, 25)) + [None]
+            hover += [f"kappa = {level:g}"] * 25 + [None]
+            candidates.append((ex, ey, f"{level:g}", side))
+        annotations = [label(x, y, text, side)
+                       for x, y, text, side in _spread_labels(candidates, 0.075)]
+        annotations.append(dict(x=round(f_opt, 4), y=round(t_opt, 4), ax=45, ay=40,
+                                text=f"max kappa = {k_opt:.3f}", showarrow=True,
+                                arrowhead=0, arrowcolor=orange, xanchor="left",
+                                font=dict(size=13, color=orange),
+                                bgcolor="rgba(255,255,255,0.9)"))
+        if pivot is not None and pivot >= lo:
+            annotations.append(dict(x=round(pivot, 4), y=round(pivot, 4), ax=40, ay=25,
+                                    text=f"pivot ({pivot:.3f}, {pivot:.3f})",
+                                    showarrow=True, arrowhead=0, xanchor="left",
+                                    font=dict(size=12), bgcolor="rgba(255,255,255,0.9)"))
+            px = [round(pivot, 4)]
+        else:
+            note = ("p = 1/2: no pivot,<br>the iso-kappa lines are parallel" if pivot is None
+                    else f"the iso-kappa lines meet at the pivot<br>({pivot:.2f}, {pivot:.2f}), "
+                         "outside the view")
+            annotations.append(dict(x=lo + 0.02, y=1.0, text=note, showarrow=False,
+                                    xanchor="left", yanchor="top", align="left",
+                                    font=dict(size=12), bgcolor="rgba(255,255,255,0.9)"))
+            px = []
+        vis = k == k0
+        fig.add_trace(go.Scatter(x=[None if v is None else round(float(v), 4) for v in xs],
+                                 y=[None if v is None else round(float(v), 4) for v in ys],
+                                 text=hover, mode="lines", visible=vis, name="iso-kappa lines",
+                                 line=dict(color=grey, width=1),
+                                 hovertemplate="%{text}<extra></extra>"))
+        fig.add_trace(go.Scatter(x=_round(tangent[0], 4), y=_round(tangent[1], 4),
+                                 mode="lines", visible=vis, name="tangent iso-kappa line",
+                                 line=dict(color=orange, width=2.5),
+                                 hovertemplate=f"kappa = {k_opt:.3f}<extra>tangent</extra>"))
+        fig.add_trace(go.Scatter(x=[round(f_opt, 4)], y=[round(t_opt, 4)], mode="markers",
+                                 visible=vis, name="kappa-optimal point",
+                                 marker=dict(color=red, size=11),
+                                 hovertemplate="f=%{x:.3f}<br>t=%{y:.3f}<extra>optimum</extra>"))
         fig.add_trace(go.Scatter(x=px, y=px, mode="markers", visible=vis, name="pivot",
-                                 marker=dict(color="black", size=9, symbol="x")))
-        vis_all = [True, True] + [False] * (3 * len(prevalences))
-        vis_all[2 + 3 * k: 5 + 3 * k] = [True] * 3
-        where = "no pivot (parallel lines)" if pivot is None else f"pivot at {pivot:.3f}"
+                                 marker=dict(color="black", size=10, symbol="x"),
+                                 hoverinfo="skip"))
+        vis_all = [True, True] + [False] * (per * len(prevalences))
+        vis_all[2 + per * k: 2 + per * (k + 1)] = [True] * per
         steps.append(dict(method="update", label=f"{p:g}", args=[
             {"visible": vis_all},
-            {"title.text": f"p = {p:g}: optimum f = {f[i]:.3f}, t = {t[i]:.3f}, "
-                           f"kappa = {kappa[i]:.3f}; {where}"}]))
+            {"title.text": f"p = {p:g}: best f = {f_opt:.3f}, t = {t_opt:.3f}, "
+                           f"kappa = {k_opt:.3f}",
+             "annotations": annotations}]))
+    fig.add_shape(type="rect", x0=0, y0=0, x1=1, y1=1, line=dict(color="black", width=1),
+                  layer="below")
     fig.update_layout(
-        title=dict(text=steps[0]["args"][1]["title.text"], font=dict(size=14)),
-        xaxis=dict(title="false positive rate f", range=[-1.5, 1.02], constrain="domain"),
-        yaxis=dict(title="true positive rate t", range=[-1.5, 1.02], scaleanchor="x",
+        title=dict(text=steps[k0]["args"][1]["title.text"], font=dict(size=14), x=0.02,
+                   xanchor="left", y=0.985, yanchor="top"),
+        annotations=steps[k0]["args"][1]["annotations"],
+        xaxis=dict(title="false positive rate f", range=[lo, 1.12], constrain="domain"),
+        yaxis=dict(title="true positive rate t", range=[lo, 1.1], scaleanchor="x",
                    constrain="domain"),
-        height=600, showlegend=True, template="plotly_white",
-        legend=dict(x=0.98, y=0.02, xanchor="right", yanchor="bottom",
-                    bgcolor="rgba(255,255,255,0.8)"),
-        sliders=[dict(active=0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
+        height=700, showlegend=True, template="plotly_white",
+        legend=dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom",
+                    bgcolor="rgba(255,255,255,0.85)"),
+        sliders=[dict(active=k0, currentvalue=dict(prefix="class share p = "), pad=dict(t=40),
                       steps=steps)],
-        margin=dict(t=60, l=60, r=20, b=40),
+        margin=dict(t=70, l=60, r=20, b=40),
     )
     return fig

@@ -1,5 +1,7 @@
 """Chapter 1: accuracy, chance agreement and Cohen's kappa."""
 
+import math
+
 from auklib import kappa_from_confusion
 
 from . import Answer
@@ -17,4 +19,14 @@ ANSWERS = {
         reference=lambda: (0.06 + 0.87, kappa_from_confusion(0.06, 0.01, 0.06, 0.87)),
         hint="first fill in all four cells: FN = p - TP, FP = p_hat - TP, TN = the rest; "
              "then use eqs. (1), (11) and (12)."),
+    "ch1-ex-random": Answer(
+        form="the standard deviation of kappa over the simulated test sets of "
+             "N = 10,000 cases, multiplied by sqrt(N) (a number)",
+        # large-sample value: kappa = phi * 2 sqrt(p n q (1-q)) / (p (1-q) + n q), and
+        # sqrt(N) phi is standard normal when predictions ignore the truth
+        reference=lambda: 2 * math.sqrt(0.07 * 0.93 * 0.08 * 0.92)
+        / (0.07 * 0.92 + 0.93 * 0.08),
+        hint="draw the four counts of each test set with rng.multinomial(N, probs), "
+             "compute kappa per test set, take the standard deviation and multiply "
+             "by sqrt(N).", atol=0.05),
 }

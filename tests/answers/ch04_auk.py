@@ -3,8 +3,8 @@
 import numpy as np
 from scipy.stats import norm
 
-from auklib import auk_from_roc
-from aukbook.plotting import binormal_auk
+from auklib import auk_from_roc, auk_score
+from aukbook.plotting import binormal_auk, skewed_breast_cancer
 
 from . import Answer
 
@@ -15,6 +15,21 @@ def _better_sigma():
     return sigmas[int(np.argmax(auks))]
 
 
+def _skewed_lr():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = skewed_breast_cancer(positive_share=0.1, seed=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, stratify=y,
+                                              random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05)).fit(X_tr, y_tr)
+    s = model.predict_proba(X_te)[:, 1]
+    return roc_auc_score(y_te, s) - 0.5, auk_score(y_te, s, method="exact")
+
+
 ANSWERS = {
     "ch4-ex-crisp": Answer(
         form="a pair (trapezoid AUK, exact AUK)",
@@ -23,6 +38,12 @@ ANSWERS = {
             auk_from_roc([0, 0.1, 1], [0, 0.6, 1], 0.2, method="exact")),
         hint="the ROC vertices are (0, 0), (0.1, 0.6) and (1, 1); give both methods the "
              "same vertices and p = 0.2.", atol=5e-5),
+    "ch4-ex-skew": Answer(
+        form="a pair (AUC - 1/2, exact AUK) of the chapter's logistic regression on "
+             "the skewed test set",
+        reference=_skewed_lr,
+        hint="use the chapter's scores['logistic regression'] and y_te; the AUK with "
+             "method=\"exact\".", atol=5e-4),
     "ch4-ex-shape": Answer(
         form="the sigma (0.6 or 1.8) of the classifier with the larger AUK at p = 0.05",
         reference=_better_sigma,

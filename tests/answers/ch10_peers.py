@@ -1,0 +1,45 @@
+"""Chapter 10: kappa among its peers."""
+
+import numpy as np
+
+from auklib import h_measure, kappa_from_confusion
+
+from . import Answer
+
+
+def _kappa_mcc():
+    tp, fn, fp, tn = 12, 8, 30, 150
+    mcc = (tp * tn - fn * fp) / np.sqrt((tp + fn) * (fp + tn) * (tp + fp) * (fn + tn))
+    return kappa_from_confusion(tp, fn, fp, tn), mcc
+
+
+def _two_blocks():
+    p, ap, trap = 0.067, 0.204, 0.533
+    # rho q + (1 - rho) p = ap and rho (1 + q) / 2 + (1 - rho) (q + p) / 2 = trap
+    rho = max(np.roots([-(1 - p), 2 * trap - 2 * p, p - ap]).real)
+    return rho, 2 * trap - p - rho * (1 - p)
+
+
+ANSWERS = {
+    "ch10-ex-tables": Answer(
+        form="the pair (kappa, MCC)",
+        reference=_kappa_mcc,
+        hint="both share the numerator TP TN - FN FP; kappa divides by "
+             "(p n-hat + p-hat n) / 2, MCC by the square root of p n p-hat n-hat.",
+        atol=5e-4),
+    "ch10-ex-hand": Answer(
+        form="the H-measure with severity ratio 1 (a number)",
+        reference=lambda: h_measure([0, 0, 1, 0, 1, 1, 0, 0],
+                                    [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05],
+                                    severity_ratio=1.0),
+        hint="L(gamma) is the minimum over thresholds of gamma n f + (1 - gamma) p "
+             "(1 - t), including the thresholds that flag nobody and everybody; "
+             "Lmax(gamma) = min(gamma n, (1 - gamma) p); u is the Beta(2, 2) density.",
+        atol=1e-6),
+    "ch10-ex-report": Answer(
+        form="the pair (rho, q) with rho > 1/2",
+        reference=_two_blocks,
+        hint="solve the trapezoid equation for q, substitute into the AP "
+             "equation and take the root of the quadratic in rho above 1/2.",
+        atol=1e-3),
+}

@@ -1,0 +1,160 @@
+"""The book's Sphinx extension (tools/book_html.py) and the HTML checker (tools/check_html.py).
+
+The checker is tested on small hand-made pages, each with one fault it must
+report, in the same headless Chromium that `make check-html` uses.
+"""
+
+import os
+import sys
+
+import pytest
+import yaml
+from pybtex.database import Entry, Person
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import book_html  # noqa: E402
+from browser import chromium  # noqa: E402
+
+
+def entry(authors, year="2001", title="A title"):
+    e = Entry("article", fields={"title": title, **({"year": year} if year else {})})
+    for a in authors:
+        e.add_person(Person(a), "author")
+    return e
+
+
+@pytest.mark.parametrize("authors, expected", [
+    (["Cohen, Jacob"], "Cohen 2001"),
+    (["Hand, David J.", "Till, Robert J."], "Hand and Till 2001"),
+    (["Kaymak, Uzay", "Ben-David, Arie", "Potharst, Rob"], "Kaymak et al. 2001"),
+    (["Garc{\\'i}a, Salvador", "Herrera, F.", "Luengo, J."], "García et al. 2001"),
+])
+def test_author_year_label(authors, expected):
+    assert book_html.author_year_label(entry(authors)) == expected
+
+
+def test_label_without_author_or_year():
+    assert book_html.author_year_label(entry([], year=None, title="{AUK} -- a post: sub")) \
+        == "AUK – a post n.d."
+
+
+def test_equal_labels_get_letters():
+    style = book_html.AuthorYearLabelStyle()
+    labels = list(style.format_labels([entry(["Hand, D."]), entry(["Hand, D."]),
+                                       entry(["Cohen, J."])]))
+    assert labels == ["Hand 2001a", "Hand 2001b", "Cohen 2001"]
+
+
+class FakeApp:
+    def __init__(self, context):
+        self.context = context
+
+    def add_js_file(self, filename, loading_method=None, **kw):
+        from sphinx.builders.html._assets import _JavaScript
+        if loading_method:
+            kw[loading_method] = loading_method
+        self.context["script_files"].append(_JavaScript("_static/" + filename, **kw))
+
+
+def test_page_context_adds_deferred_plotly_and_removes_duplicates():
+    from sphinx.builders.html._assets import _JavaScript
+    body = ('<div id="f" class="plotly-graph-div"></div><script type="text/javascript">'
+            ' window.PLOTLYENV=window.PLOTLYENV || {}; if (document.getElementById("f")) '
+            '{ Plotly.newPlot("f", [], {}) };</script>')
+    scripts = [_JavaScript(None, body="const A = 1", priority=500),
+               _JavaScript("", body="const A = 1", priority=500),
+               _JavaScript("_static/x.js", priority=500)]
+    context = {"body": body, "script_files": scripts}
+    book_html.page_context(FakeApp(context), "p", "page.html", context, None)
+    names = [(js.filename, js.attributes.get("body")) for js in context["script_files"]]
+    assert names.count((None, "const A = 1")) + names.count(("", "const A = 1")) == 1
+    plotly = [js for js in context["script_files"] if (js.filename or "").endswith("plotly.min.js")]
+    assert len(plotly) == 1 and plotly[0].attributes.get("defer") == "defer"
+    assert "document.addEventListener('DOMContentLoaded', function () {" in context["body"]
+    assert context["body"].count("Plotly.newPlot") == 1
+
+
+def test_page_without_plotly_gets_no_plotly():
+    context = {"body": "<p>no figure</p>", "script_files": []}
+    book_html.page_context(FakeApp(context), "p", "page.html", context, None)
+    assert context["script_files"] == [] and context["body"] == "<p>no figure</p>"
+
+
+def test_repository_configured_once():
+    with open(os.path.join(ROOT, "_config.yml")) as fh:
+        config = yaml.safe_load(fh)
+    url = config["repository"]["url"]
+    assert url.startswith("https://github.com/") and config["html"]["use_repository_button"]
+    course = open(os.path.join(ROOT, "chapters", "course.md")).read()
+    assert "{{ repository_url }}" in course and url not in course
+    assert url in open(os.path.join(ROOT, "README.md")).read()
+
+
+# -- the checker on pages with one fault each ---------------------------------------
+needs_chromium = pytest.mark.skipif(chromium() is None, reason="Debian's chromium is not installed")
+
+PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">{head}</head>
+<body><p>A page.</p>{body}</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if chromium() is None:
+        pytest.skip("Debian's chromium is not installed")
+    from browser import Browser
+    with Browser() as b:
+        yield b
+
+
+def page(tmp_path, name, head="", body=""):
+    (tmp_path / "chapters").mkdir(exist_ok=True)
+    path = tmp_path / "chapters" / name
+    path.write_text(PAGE.format(head=head, body=body))
+    return str(path)
+
+
+@needs_chromium
+def test_checker_passes_a_clean_page(browser, tmp_path):
+    from check_html import check_page
+    problems, stats = check_page(browser, page(tmp_path, "ok.html"), 2.5, None)
+    assert problems == [] and stats["core_mb"] < 0.01
+
+
+@needs_chromium
+def test_checker_reports_console_errors(browser, tmp_path):
+    from check_html import check_page
+    twice = "<script>const THEBE_JS_URL = 1;</script><script>const THEBE_JS_URL = 1;</script>"
+    problems, _ = check_page(browser, page(tmp_path, "dup.html", head=twice), 2.5, None)
+    assert any("THEBE_JS_URL" in p and "already been declared" in p for p in problems)
+    logged = "<script>console.error('broken widget')</script>"
+    problems, _ = check_page(browser, page(tmp_path, "log.html", body=logged), 2.5, None)
+    assert any("broken widget" in p for p in problems)
+
+
+@needs_chromium
+def test_checker_reports_missing_files_and_network(browser, tmp_path):
+    from check_html import check_page
+    head = '<script src="../_static/missing.js"></script>'
+    problems, _ = check_page(browser, page(tmp_path, "missing.html", head=head), 2.5, None)
+    assert any("missing.js" in p for p in problems)
+    head = '<script src="https://unpkg.com/thebe@0.8.2/lib/index.js"></script>'
+    problems, _ = check_page(browser, page(tmp_path, "net.html", head=head), 2.5, None)
+    assert any("network" in p for p in problems)
+
+
+@needs_chromium
+def test_checker_reports_weight_and_plotly_where_not_drawn(browser, tmp_path):
+    from check_html import check_page
+    static = tmp_path / "_static"
+    static.mkdir()
+    (static / "plotly.min.js").write_text("var Plotly = {};\n" + "//" + "x" * 300_000 + "\n")
+    head = '<script defer src="../_static/plotly.min.js"></script>'
+    problems, stats = check_page(browser, page(tmp_path, "heavy.html", head=head), 0.2, None)
+    assert any("loads plotly.js but draws no plotly figure" in p for p in problems)
+    assert any("weighs 0.30 MB" in p for p in problems)
+    assert stats["plotly_js"]
+    body = '<div id="f" class="plotly-graph-div"></div>'
+    problems, _ = check_page(browser, page(tmp_path, "undrawn.html", body=body), 2.5, None)
+    assert "has a plotly figure but does not load plotly.js" in problems
+    assert any("not drawn" in p for p in problems)

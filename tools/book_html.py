@@ -1,0 +1,212 @@
+"""Sphinx extension of the book: light pages that work offline.
+
+Loaded through ``sphinx.local_extensions`` in ``_config.yml``.  It
+
+* adds plotly.js (deferred) only to the pages that draw a plotly figure, and
+  makes those figures wait for it (their inline ``Plotly.newPlot`` call runs
+  on ``DOMContentLoaded``, after the deferred script);
+* serves MathJax offline, but only what the pages use: the ``tex-chtml``
+  component, its CHTML web fonts and the TeX extensions it may autoload
+  (about 2 MB instead of the 24 MB that sphinx-mathjax-offline copies);
+* drops the theme's fontawesome.js (1.5 MB of icons as JavaScript): the
+  theme's stylesheet already draws the same icons from the Font Awesome web
+  fonts;
+* removes duplicate ``<script>`` tags.  Sphinx 7.4 registers a body-only
+  script added after the builder started twice (once with filename ``None``,
+  once with ``''``), so sphinx-thebe's ``const THEBE_JS_URL = ...`` ran twice
+  on every page and threw "Identifier 'THEBE_JS_URL' has already been
+  declared";
+* makes the repository URL, configured once (``repository: url:`` in
+  ``_config.yml``), available to the pages as ``{{ repository_url }}``,
+  also inside code blocks;
+* registers the pybtex style ``authoryear``: the bibliography is sorted by
+  author and year and labelled "Kaymak et al. 2012", matching the
+  author-year citations in the text.
+"""
+
+import glob
+import importlib.util
+import os
+import re
+import shutil
+
+from pybtex.plugin import register_plugin
+from pybtex.style.formatting.plain import Style as PlainStyle
+from pybtex.style.labels import BaseLabelStyle
+
+PLOTLY_JS = "plotly.min.js"
+MATHJAX_COMPONENT = "tex-chtml.js"
+MATHJAX_FILES = [
+    MATHJAX_COMPONENT,
+    "output/chtml/fonts/woff-v2/*.woff",   # the CHTML output's fonts
+    "input/tex/extensions/*.js",           # TeX packages autoloaded on first use
+]
+PLOTLY_CALL = re.compile(
+    r"<script(?P<attrs>[^>]*)>(?P<code>\s*window\.PLOTLYENV=.*?Plotly\.newPlot\(.*?)</script>",
+    re.S,
+)
+
+
+# -- bibliography -------------------------------------------------------------
+def latex_to_text(text):
+    """'Garc{\\'i}a' -> 'García' (pybtex keeps the LaTeX of the .bib file)."""
+    import codecs
+
+    import latexcodec  # noqa: F401  (registers the "ulatex" codec)
+
+    return re.sub(r"[{}]", "", codecs.decode(text, "ulatex"))
+
+
+def _last_names(persons):
+    return [latex_to_text(" ".join(p.prelast_names + p.last_names)) for p in persons]
+
+
+def author_year_label(entry):
+    """'Cohen 1960', 'Hand and Till 2001', 'Kaymak et al. 2012'; title if no author."""
+    persons = entry.persons.get("author") or entry.persons.get("editor") or []
+    names = _last_names(persons)
+    if not names:
+        who = entry.fields.get("title", entry.key).split(":")[0]
+    elif len(names) == 1:
+        who = names[0]
+    elif len(names) == 2:
+        who = f"{names[0]} and {names[1]}"
+    else:
+        who = f"{names[0]} et al."
+    who = latex_to_text(who).replace("--", "–")
+    return f"{who} {entry.fields.get('year', 'n.d.')}"
+
+
+class AuthorYearLabelStyle(BaseLabelStyle):
+    def format_labels(self, sorted_entries):
+        seen = {}
+        labels = [author_year_label(e) for e in sorted_entries]
+        for label in labels:
+            seen[label] = seen.get(label, 0) + 1
+        suffix = {}
+        for label in labels:
+            if seen[label] > 1:         # Hand 2009a, Hand 2009b
+                suffix[label] = suffix.get(label, 0) + 1
+                yield label + "abcdefghijklmnopqrstuvwxyz"[suffix[label] - 1]
+            else:
+                yield label
+
+
+class AuthorYearStyle(PlainStyle):
+    default_label_style = "authoryear"
+    default_sorting_style = "author_year_title"
+
+
+register_plugin("pybtex.style.labels", "authoryear", AuthorYearLabelStyle)
+register_plugin("pybtex.style.formatting", "authoryear", AuthorYearStyle)
+
+
+# -- repository URL -------------------------------------------------------------
+def repository_url(config):
+    return (config.html_theme_options or {}).get("repository_url", "")
+
+
+def substitute_repository(app, docname, source):
+    url = repository_url(app.config)
+    if url:
+        source[0] = re.sub(r"\{\{\s*repository_url\s*\}\}", url, source[0])
+
+
+# -- scripts --------------------------------------------------------------------
+def _key(js):
+    return (js.filename or "", js.priority, tuple(sorted(js.attributes.items())))
+
+
+def page_context(app, pagename, templatename, context, doctree):
+    body = context.get("body", "")
+    if 'class="plotly-graph-div"' in body:
+        app.add_js_file(PLOTLY_JS, loading_method="defer")
+        # plotly.js is deferred: run each figure's inline call once it has loaded
+        context["body"] = PLOTLY_CALL.sub(
+            lambda m: (f"<script{m.group('attrs')}>document.addEventListener("
+                       f"'DOMContentLoaded', function () {{{m.group('code')}}});</script>"),
+            body,
+        )
+    scripts = context.get("script_files")
+    if isinstance(scripts, list):
+        seen, unique = set(), []
+        for js in scripts:
+            if _key(js) not in seen:
+                seen.add(_key(js))
+                unique.append(js)
+        scripts[:] = unique
+
+
+# -- MathJax --------------------------------------------------------------------
+def mathjax_source():
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("book_html: the package sphinx-mathjax-offline is not installed")
+    return os.path.join(list(spec.submodule_search_locations)[0], "static", "mathjax")
+
+
+def config_inited(app, config):
+    config.mathjax_path = "mathjax/" + MATHJAX_COMPONENT
+
+
+def copy_mathjax(app, exc):
+    if exc is not None or app.builder.format != "html":
+        return
+    src = mathjax_source()
+    dest = os.path.join(app.outdir, "_static", "mathjax")
+    shutil.rmtree(dest, ignore_errors=True)
+    for pattern in MATHJAX_FILES:
+        matches = glob.glob(os.path.join(src, pattern))
+        if not matches:
+            raise RuntimeError(f"book_html: no MathJax file matches {pattern} in {src}")
+        for path in matches:
+            target = os.path.join(dest, os.path.relpath(path, src))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(path, target)
+
+
+def copy_plotly(app):
+    """Put plotly.js into the output's _static, from the installed plotly package.
+
+    Not in the source _static/: jupyter-book adds every .js file found there
+    to every page.
+    """
+    if app.builder.format != "html":
+        return
+    import plotly
+
+    src = os.path.join(os.path.dirname(plotly.__file__), "package_data", PLOTLY_JS)
+    os.makedirs(os.path.join(app.outdir, "_static"), exist_ok=True)
+    shutil.copyfile(src, os.path.join(app.outdir, "_static", PLOTLY_JS))
+
+
+FONTAWESOME_TAG = re.compile(r'[ \t]*<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
+
+
+def drop_fontawesome_js(app, exc):
+    """Remove the theme's fontawesome.js from every page (a template tag, not a
+    registered script, so html-page-context cannot see it) and from _static."""
+    if exc is not None or app.builder.format != "html":
+        return
+    for root, _dirs, files in os.walk(app.outdir):
+        for name in files:
+            if name.endswith(".html"):
+                path = os.path.join(root, name)
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+                new = FONTAWESOME_TAG.sub("", text)
+                if new != text:
+                    with open(path, "w", encoding="utf-8") as fh:
+                        fh.write(new)
+    for path in glob.glob(os.path.join(app.outdir, "_static", "scripts", "fontawesome.js*")):
+        os.remove(path)
+
+
+def setup(app):
+    app.connect("builder-inited", copy_plotly)
+    app.connect("config-inited", config_inited)
+    app.connect("source-read", substitute_repository)
+    app.connect("html-page-context", page_context, priority=900)
+    app.connect("build-finished", copy_mathjax)
+    app.connect("build-finished", drop_fontawesome_js)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
