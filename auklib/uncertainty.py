@@ -88,7 +88,7 @@ standard_error : float
 
 # Fewer cases than this in a class: warn that the interval is unreliable.
 # Chosen from the coverage simulations of the test suite and of the book's
-# chapter 9: with 10 positives the 95% interval covers about 0.92-0.95.
+# chapter 9: with 10 positives the 95% interval covers about 0.92-0.94.
 _MIN_CASES = 10
 # Size of a 2-D batch: drawn case numbers (8 MB of int32) and run counts.
 _BATCH_ELEMENTS = 2_000_000
@@ -315,8 +315,8 @@ def auk_confidence_interval(
     estimate slightly biased.  In simulations of binormal test sets (class
     shares 0.01 to 0.5, 10 to 100 positives; table in chapter 9 of the book)
     the BC interval held the nominal coverage best: with 10 positives it
-    covered 0.92-0.95 where the percentile interval covered 0.91-0.93,
-    the normal interval (estimate +- z SE) 0.89-0.91 and the basic interval
+    covered 0.92-0.94 where the percentile interval covered about 0.91,
+    the normal interval (estimate +- z SE) 0.89 and the basic interval
     0.86-0.88; from 30 positives on all four covered 0.93-0.97.  The BCa interval's
     acceleration needs a jackknife (n recomputations, O(n^2)) and the
     studentized interval a nested bootstrap; neither was used.
@@ -363,7 +363,7 @@ def auk_confidence_interval(
     follows from cumulative sums of the counts, in O(n) without sorting.
 
     With very few positives the bootstrap cannot see what was not sampled:
-    with about 10 positive cases the 95% interval covers only about 0.92,
+    with about 10 positive cases the 95% interval covers only 0.92-0.94,
     and below that less.  Report the interval with that caveat, or collect
     more positive cases.
 
