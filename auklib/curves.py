@@ -537,19 +537,35 @@ def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
     written as n p_hat + p n_hat (non-negative terms) with ``n = 1 - p``,
     ``fnr = 1 - tpr`` and ``tnr = 1 - fpr`` given exactly by callers who
     count.
+
+    The vertices run along the last axis.  For 1-D input ``p`` is a number
+    and a float is returned; for 2-D input (one ROC polygon per row, as the
+    bootstrap of ``auklib.uncertainty`` needs) ``p`` has shape (rows, 1) and
+    one AUK per row is returned.
     """
     n = 1.0 - p if n is None else n
     fnr = 1.0 - tpr if fnr is None else fnr
     tnr = 1.0 - fpr if tnr is None else tnr
+    w = np.diff(fpr, axis=-1)
+    r = np.diff(tpr, axis=-1)
+    return _exact_segments(fpr[..., :-1], tpr[..., :-1], w, r,
+                           fnr[..., :-1], tnr[..., :-1], p, n)
+
+
+def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n):
+    """The sum of ``_exact`` over segments given by start, width and rise.
+
+    Segments of zero width (vertical steps) add nothing and may be left out
+    by the caller.  Shapes as in ``_exact`` (segments along the last axis).
+    """
     q = n - p
-    w = np.diff(fpr)
-    f0, t0 = fpr[:-1], tpr[:-1]
-    r = np.diff(tpr)
-    d0 = n * (p * t0 + n * f0) + p * (p * fnr[:-1] + n * tnr[:-1])
+    d0 = n * (p * t0 + n * f0) + p * (p * fnr0 + n * tnr0)
     u = q * (p * r + n * w) / d0
     phi1, phi2 = _phi(u)
     seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
-    return float(2.0 * p * n * np.sum(seg))
+    if seg.ndim == 1:
+        return float(2.0 * p * n * np.sum(seg))
+    return 2.0 * (p * n)[..., 0] * np.sum(seg, axis=-1)
 
 
 def _auk_segments(fpr, tpr, p, method):

@@ -32,7 +32,7 @@ from ._validation import (
     _check_same_length,
     _warn_undefined,
 )
-from .curves import _phi
+from .curves import _exact_segments
 
 __all__ = [
     "AUKInterval",
@@ -117,11 +117,18 @@ def _check_options(confidence_level, n_resamples):
 
 
 class _Curve:
-    """One classifier's scores, sorted once and cut into straight runs.
+    """One classifier's scores, sorted once and cut into the pieces of its ROC path.
 
-    ``run_pos[i]`` (``run_neg[i]``) is the run of positive (negative) case i,
-    cases numbered in the caller's order within each class; runs are numbered
-    from the highest score down.
+    Tied scores form groups; consecutive groups holding only positives (or
+    only negatives) form a run, and a group holding both is a run of its
+    own.  Only the runs that hold negatives move along f: a run of positives
+    alone is a vertical step, over which the integral of kappa df is zero.
+    Those m runs are the *segments* of every replicate.  ``run_pos[i]`` is
+    the bucket of positive case i: ``2 s`` when its run comes before segment
+    s and holds positives only, ``2 s + 1`` when it lies in segment s (tied
+    with negatives).  ``run_neg[j]`` is the segment of negative case j.
+    Cases are numbered in the caller's order within each class; segments are
+    numbered from the highest score down.
     """
 
     def __init__(self, pos_score, neg_score):
@@ -141,55 +148,50 @@ class _Curve:
         new_run = np.ones(n_groups, dtype=bool)
         new_run[1:] = (kind[1:] != kind[:-1]) | (kind[1:] == 2)
         run = np.cumsum(new_run) - 1
-        self.n_runs = int(run[-1] + 1)
+        run_kind = kind[new_run]
+        is_segment = run_kind != 1
+        segments_before = np.cumsum(is_segment) - is_segment
+        self.n_segments = int(np.count_nonzero(is_segment))
+        self.n_runs = int(run[-1] + 1)  # sets the batch size of _replicates
         run_of_case = np.empty(score.shape[0], dtype=np.intp)
         run_of_case[order] = run[group]
-        self.run_pos = run_of_case[:n_pos]
-        self.run_neg = run_of_case[n_pos:]
+        rp, rn = run_of_case[:n_pos], run_of_case[n_pos:]
+        self.run_pos = 2 * segments_before[rp] + (run_kind[rp] == 2)
+        self.run_neg = segments_before[rn]
 
-    def _rates(self, run, draws, weight):
-        """Cumulative rate at each run end, one row per replicate, from 0."""
+    @staticmethod
+    def _counts(bucket, n_buckets, draws, weight):
+        """(Weighted) number of drawn cases in each bucket, one row per replicate."""
         rows = draws.shape[0]
-        idx = run[draws]
+        idx = bucket[draws]
         # One bincount per row: a short output array stays in cache.
-        per_run = np.empty((rows, self.n_runs))
+        out = np.empty((rows, n_buckets))
         for i in range(rows):
-            per_run[i] = np.bincount(
+            out[i] = np.bincount(
                 idx[i],
                 weights=None if weight is None else weight[i],
-                minlength=self.n_runs,
+                minlength=n_buckets,
             )
-        rate = np.zeros((rows, self.n_runs + 1))
-        np.cumsum(per_run, axis=1, out=rate[:, 1:])
-        rate[:, 1:] /= rate[:, -1:]
-        return rate
+        return out
 
     def auk(self, pos_draws, neg_draws, pos_w, neg_w, p):
         """Exact AUK of each replicate (row) given its drawn case numbers."""
-        tpr = self._rates(self.run_pos, pos_draws, pos_w)
-        fpr = self._rates(self.run_neg, neg_draws, neg_w)
-        return _auk_exact_rows(fpr, tpr, p)
-
-
-def _auk_exact_rows(fpr, tpr, p):
-    """Exact AUK of each row of ROC vertices: curves._auk_segments, 2-D.
-
-    Row i integrates kappa (eq. (19), class share ``p[i]``) along the
-    straight segments between consecutive vertices, with the same closed form
-    and the same series near u = 0 (``curves._phi``) as
-    ``auk_score(..., method="exact")``.
-    """
-    p = np.asarray(p, dtype=np.float64).reshape(-1, 1)
-    n = 1.0 - p
-    q = 1.0 - 2.0 * p
-    w = np.diff(fpr, axis=1)
-    r = np.diff(tpr, axis=1)
-    f0, t0 = fpr[:, :-1], tpr[:, :-1]
-    d0 = p + q * (p * t0 + n * f0)
-    u = q * (p * r + n * w) / d0
-    phi1, phi2 = _phi(u)
-    seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
-    return 2.0 * (p * n)[:, 0] * np.sum(seg, axis=1)
+        m = self.n_segments
+        cp = self._counts(self.run_pos, 2 * m + 1, pos_draws, pos_w)
+        cn = self._counts(self.run_neg, m, neg_draws, neg_w)
+        tot_p = cp.sum(axis=1, keepdims=True)
+        tot_n = cn.sum(axis=1, keepdims=True)
+        np.cumsum(cp, axis=1, out=cp[:, :])  # cp is reused: counts -> cumulative
+        pos_before = cp[:, 0 : 2 * m : 2]  # positives above segment s
+        rise = cp[:, 1 : 2 * m + 1 : 2] - pos_before  # positives tied inside it
+        neg_in = cn
+        neg_before = np.cumsum(cn, axis=1) - neg_in
+        p = np.asarray(p, dtype=np.float64).reshape(-1, 1)
+        return _exact_segments(
+            neg_before / tot_n, pos_before / tot_p, neg_in / tot_n, rise / tot_p,
+            (tot_p - pos_before) / tot_p, (tot_n - neg_before) / tot_n,
+            np.broadcast_to(p, (cp.shape[0], 1)), 1.0 - p,
+        )
 
 
 def _prepare(y_true, scores, pos_label, sample_weight, caller):
