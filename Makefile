@@ -62,6 +62,7 @@ student: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
+	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 
 clean:

@@ -7,6 +7,7 @@ The AUK is the area under the kappa curve of Kaymak, Ben-David & Potharst
 from ._validation import UndefinedMetricWarning
 from .curves import (
     KappaOptimalPoint,
+    auk_bounds,
     auk_from_roc,
     auk_score,
     kappa_curve,
@@ -14,9 +15,22 @@ from .curves import (
     roc_convex_hull,
 )
 from .display import KappaCurveDisplay
+from .uncertainty import (
+    AUCInterval,
+    AUKComparison,
+    AUKInterval,
+    auc_confidence_interval,
+    auk_compare,
+    auk_confidence_interval,
+)
+from .stats import (
+    AlignedRanksPosthoc,
+    AlignedRanksResult,
+    aligned_ranks_posthoc,
+    friedman_aligned_ranks,
+)
 from .hmeasure import h_measure
 from .threshold_metrics import metric_curve
-from .stats import AlignedRanksResult, aligned_ranks_posthoc, friedman_aligned_ranks
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
     PairwiseAUC,
@@ -29,12 +43,20 @@ from .multiclass import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "AUCInterval",
+    "AUKComparison",
+    "AUKInterval",
+    "AlignedRanksPosthoc",
     "AlignedRanksResult",
     "KappaCurveDisplay",
     "KappaOptimalPoint",
     "PairwiseAUC",
     "UndefinedMetricWarning",
     "aligned_ranks_posthoc",
+    "auk_bounds",
+    "auc_confidence_interval",
+    "auk_compare",
+    "auk_confidence_interval",
     "auk_from_roc",
     "auk_score",
     "friedman_aligned_ranks",

@@ -11,23 +11,39 @@ import numbers
 import warnings
 
 import numpy as np
+from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
 __all__ = ["UndefinedMetricWarning"]
 
 
-class UndefinedMetricWarning(UserWarning):
+class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     """Warning raised when a metric is undefined for the given input.
 
-    The metric is then returned as NaN, as scikit-learn does.
+    The metric is then returned as NaN, as scikit-learn does.  It subclasses
+    ``sklearn.exceptions.UndefinedMetricWarning``, so a filter set for
+    scikit-learn's warning catches auklib's too.
     """
+
+
+def _reject_none_and_complex(x, name):
+    """Named errors for None and complex input (before numpy sees them)."""
+    if x is None:
+        raise TypeError(f"{name} is None; pass an array of numbers.")
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{name} must be a number or an array of numbers, got a string.")
+    if isinstance(x, complex) or np.iscomplexobj(x):
+        raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
 
 
 def _as_1d_numeric(x, name, *, finite=True):
     """Return ``x`` as a 1-D numeric array or raise a named error."""
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got a string.")
+    _reject_none_and_complex(x, name)
     arr = np.asarray(x)
     if arr.dtype.kind == "O":
+        if any(isinstance(v, complex) for v in arr.ravel().tolist()):
+            raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
         if any(v is None for v in arr.ravel().tolist()):
             raise TypeError(f"{name} contains None; all values must be numbers.")
         try:
@@ -49,7 +65,11 @@ def _as_1d_numeric(x, name, *, finite=True):
         )
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty; at least one sample is needed.")
-    if finite and arr.dtype.kind == "f" and not np.isfinite(arr).all():
+    # a sum is finite when every term is (no n-length temporary); only
+    # when it is not (NaN, inf or an overflowing sum) are the values looked at
+    if finite and arr.dtype.kind == "f" and not np.isfinite(np.sum(arr)) and not (
+        np.isfinite(arr).all()
+    ):
         bad = "NaN" if np.isnan(arr).any() else "infinite values"
         raise ValueError(f"{name} contains {bad}; all values must be finite.")
     if arr.dtype.kind == "b":
@@ -71,8 +91,13 @@ def _check_sample_weight(sample_weight, n):
         raise ValueError("sample_weight contains NaN or infinite values.")
     if (w < 0).any():
         raise ValueError("sample_weight contains negative values.")
-    if not (w > 0).any():
+    top = float(w.max())
+    if not top > 0:
         raise ValueError("sample_weight is zero for every sample.")
+    if not 1e-250 < top < 1e250 / n:
+        # rescale by a power of two (exact) so that sums neither overflow
+        # nor lose digits in subnormal numbers
+        w = np.ldexp(w, -int(np.frexp(top)[1]))
     return w
 
 
@@ -83,13 +108,7 @@ def _binary_labels(y_true, pos_label):
     the labels must be {0, 1}, {-1, 1} or bool, and the positive class is 1
     (True).  A single class is allowed here; callers decide what it means.
     """
-    if isinstance(y_true, (str, bytes)):
-        raise TypeError("y_true must be an array of labels, got a string.")
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(
-            f"y_true must be 1-D with one label per sample; got shape {y.shape}."
-        )
+    y = _check_labels(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed.")
     if y.dtype.kind in "biuf":
@@ -99,9 +118,13 @@ def _binary_labels(y_true, pos_label):
             if not np.isfinite(y).all():
                 raise ValueError("y_true contains NaN or infinite values.")
         lo, hi = y.min(), y.max()
-        n_hi = np.count_nonzero(y == hi)
-        n_lo = np.count_nonzero(y == lo) if lo != hi else 0
-        if n_lo + n_hi != y.shape[0]:
+        if y.dtype.kind in "iu" and int(hi) - int(lo) <= 1:
+            two_values = True  # integers between lo and lo + 1
+        else:
+            n_hi = np.count_nonzero(y == hi)
+            n_lo = np.count_nonzero(y == lo) if lo != hi else 0
+            two_values = n_lo + n_hi == y.shape[0]
+        if not two_values:
             kind = "continuous" if y.dtype.kind == "f" and not np.all(
                 np.mod(y, 1) == 0
             ) else "multiclass"
@@ -133,12 +156,64 @@ def _binary_labels(y_true, pos_label):
                 "is the positive class."
             )
         pos_label = 1
-    elif pos_label not in classes:
+    else:
+        if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)):
+            raise TypeError(
+                f"pos_label must be a single label, got {type(pos_label).__name__}."
+            )
+        if pos_label not in classes:
+            if len(classes) == 2:
+                raise ValueError(
+                    f"pos_label={pos_label!r} is not a label of y_true "
+                    f"(labels present: {classes})."
+                )
+            # One class only, e.g. a cross-validation fold: every sample is
+            # negative.  As in scikit-learn the caller warns and returns NaN.
+            return np.zeros(y.shape[0], dtype=bool)
+    return y == pos_label
+
+
+def _check_labels(labels, name):
+    """A 1-D array of class labels with no None, NaN, complex or mixed types."""
+    if labels is None:
+        raise TypeError(f"{name} is None; pass an array of class labels.")
+    if isinstance(labels, (str, bytes)):
+        raise TypeError(f"{name} must be an array of labels, got a string.")
+    if np.iscomplexobj(labels):
+        raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
+    if hasattr(labels, "dtype") and str(labels.dtype) == "category":
+        labels = np.asarray(labels, dtype=object)
+    y = np.asarray(labels)
+    if y.ndim != 1:
         raise ValueError(
-            f"pos_label={pos_label!r} is not a label of y_true "
-            f"(labels present: {classes})."
+            f"{name} must be 1-D with one label per sample; got shape {y.shape}."
         )
-    return np.asarray(y_true) == pos_label
+    if y.dtype.kind == "U" and isinstance(labels, (list, tuple)):
+        # numpy turns ["a", 1] into ["a", "1"]: look at the values as given
+        y = np.asarray(labels, dtype=object)
+    if y.dtype.kind == "f" and np.isnan(y).any():
+        raise ValueError(f"{name} contains NaN; every sample needs a label.")
+    if y.dtype.kind == "O":
+        values = y.tolist()
+        if any(v is None for v in values):
+            raise ValueError(f"{name} contains None; every sample needs a label.")
+        if any(isinstance(v, float) and v != v for v in values):
+            raise ValueError(f"{name} contains NaN; every sample needs a label.")
+        if any(type(v).__name__ in ("NAType", "NaTType") for v in values):
+            raise ValueError(
+                f"{name} contains missing values (pandas NA); every sample needs a label."
+            )
+        if any(isinstance(v, complex) for v in values):
+            raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
+        kinds = {type(v) for v in values}
+        if len(kinds) > 1 and not all(issubclass(k, numbers.Number) for k in kinds):
+            raise TypeError(
+                f"{name} mixes label types ({sorted(k.__name__ for k in kinds)}); "
+                "use one type for all labels."
+            )
+        if kinds and all(issubclass(k, str) for k in kinds):
+            y = y.astype(str)
+    return y
 
 
 def _check_same_length(**arrays):
@@ -162,6 +237,7 @@ def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
 
 
 def _check_prevalence(prevalence):
+    _reject_none_and_complex(prevalence, "prevalence")
     if not _is_numeric(prevalence):
         raise TypeError(f"prevalence must be a number, got {type(prevalence).__name__}.")
     p = np.asarray(prevalence, dtype=np.float64)
@@ -172,7 +248,29 @@ def _check_prevalence(prevalence):
     return p
 
 
+def _scalar_prevalence(prevalence):
+    """A single prevalence as a float (arrays are refused by name)."""
+    p = _check_prevalence(prevalence)
+    if p.ndim != 0:
+        raise TypeError(
+            f"prevalence must be a single number here, not an array of shape {p.shape}."
+        )
+    return float(p)
+
+
+def _broadcast(**arrays):
+    """np.broadcast_arrays with an error that names the arguments."""
+    try:
+        return np.broadcast_arrays(*arrays.values())
+    except ValueError:
+        shapes = ", ".join(f"{k} {np.shape(v)}" for k, v in arrays.items())
+        raise ValueError(
+            f"{', '.join(arrays)} cannot be broadcast together: {shapes}."
+        ) from None
+
+
 def _check_rates(x, name):
+    _reject_none_and_complex(x, name)
     if not _is_numeric(x):
         raise TypeError(f"{name} must be a number or an array of numbers.")
     arr = np.asarray(x, dtype=np.float64)
@@ -194,10 +292,19 @@ def _is_numeric(x):
 
 
 def _check_option(value, name, options):
+    """Return ``value`` if it is one of the string ``options`` (or None if allowed)."""
+    if value is None and None in options:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be a string, one of {list(options)}; got "
+            f"{type(value).__name__}."
+        )
     if value not in options:
         raise ValueError(
             f"{name}={value!r} is not supported; choose one of {list(options)}."
         )
+    return value
 
 
 def _warn_undefined(message):

@@ -1,7 +1,11 @@
 """Kappa curves and the area under them (AUK) for binary scores.
 
 Every public function here goes through :func:`_binary_clf_counts`, which
-sorts the scores once and counts (FP, TP) at each distinct threshold.
+counts (FP, TP) at each distinct threshold: by sorting each class's scores
+and merging them, or, when the scores take few distinct values, by hashing
+them and counting with ``np.bincount`` (no sort).  The AUK is then formed
+from the counts with a few n-length buffers (trapezoid) or on the turning
+vertices of the ROC path only (exact).
 """
 
 from collections import namedtuple
@@ -11,23 +15,24 @@ import numpy as np
 from ._validation import (
     _check_binary_inputs,
     _check_option,
-    _check_prevalence,
     _check_rates,
     _check_same_length,
+    _scalar_prevalence,
     _warn_undefined,
 )
-from .kappa import _kappa_counts, _kappa_rates
+from .kappa import _kappa_pn
 
 __all__ = [
     "kappa_curve",
     "auk_score",
     "auk_from_roc",
     "roc_convex_hull",
+    "auk_bounds",
     "kappa_optimal_point",
     "KappaOptimalPoint",
 ]
 
-_METHODS = ("trapezoid", "exact")
+_METHODS = ("exact", "trapezoid")
 
 KappaOptimalPoint = namedtuple("KappaOptimalPoint", ["threshold", "fpr", "tpr", "kappa"])
 KappaOptimalPoint.__doc__ = """\
@@ -42,6 +47,212 @@ fpr, tpr : float
 kappa : float
     The maximum of the kappa curve.
 """
+
+
+def _sorted_by_score(y_pos, score):
+    """Scores in increasing order and the labels in that order (unweighted).
+
+    Sorting the values alone is several times faster than ``np.argsort``
+    (numpy sorts plain values with SIMD kernels), so each class is sorted on
+    its own and the smaller class is merged into the larger one by binary
+    search.  The order within a run of tied scores is arbitrary: callers
+    group ties.
+    """
+    n = score.shape[0]
+    pos = score[y_pos]
+    neg = score[~y_pos]
+    pos.sort()
+    neg.sort()
+    small, large, small_is_pos = (pos, neg, True) if pos.size <= neg.size else (neg, pos, False)
+    at = np.searchsorted(large, small, side="left")
+    at += np.arange(small.size)
+    merged = np.empty(n, dtype=score.dtype)
+    is_small = np.zeros(n, dtype=bool)
+    is_small[at] = True
+    merged[at] = small
+    del at, small
+    merged[~is_small] = large
+    del large, pos, neg
+    if not small_is_pos:
+        np.logical_not(is_small, out=is_small)
+    return merged, is_small
+
+
+def _counts_sorted_float(y_pos, score):
+    """Unweighted (FP, TP) counts of float scores, with few fresh buffers.
+
+    As :func:`_sorted_by_score`, but the two classes are sorted inside the
+    buffer that becomes ``tps`` afterwards, and the merge writes straight
+    into the thresholds array (in decreasing order): every large allocation
+    costs page faults, so the counts are built in three n-length arrays.
+    """
+    n = score.shape[0]
+    n_pos = int(np.count_nonzero(y_pos))
+    work = np.empty(n + 1, dtype=np.int64)
+    if score.dtype == np.float64:
+        vals = work[1:].view(np.float64)
+    else:
+        vals = np.empty(n, dtype=score.dtype)
+    pos, neg = vals[:n_pos], vals[n_pos:]
+    np.compress(y_pos, score, out=pos)
+    np.compress(~y_pos, score, out=neg)
+    pos.sort()
+    neg.sort()
+    small, large, small_is_pos = (pos, neg, True) if n_pos <= n - n_pos else (neg, pos, False)
+    at = np.searchsorted(large, small, side="left")
+    at += np.arange(small.shape[0])
+    thresholds = np.empty(n + 1)
+    thresholds[0] = np.inf
+    asc = thresholds[:0:-1]  # the scores in increasing order, a view
+    lab = np.zeros(n, dtype=bool)
+    lab[at] = True
+    asc[at] = small
+    del at
+    asc[~lab] = large
+    del small, large, pos, neg, vals
+    if not small_is_pos:
+        np.logical_not(lab, out=lab)
+    desc, y_desc = thresholds[1:], lab[::-1]
+    tied = desc[1:] == desc[:-1]
+    if not tied.any():
+        del tied
+        tps = work
+        tps[0] = 0
+        np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
+        fps = np.arange(n + 1, dtype=np.int64)
+        fps -= tps
+        return fps, tps, thresholds
+    np.logical_not(tied, out=tied)
+    ends = np.flatnonzero(tied)
+    del tied
+    ends = np.append(ends, n - 1)
+    m = ends.shape[0]
+    np.cumsum(y_desc, dtype=np.int64, out=work[1:])
+    tps = np.empty(m + 1, dtype=np.int64)
+    tps[0] = 0
+    np.take(work[1:], ends, out=tps[1:])
+    del work
+    fps = np.empty(m + 1, dtype=np.int64)
+    fps[0] = 0
+    np.add(ends, 1, out=fps[1:])
+    fps -= tps
+    thr = np.empty(m + 1)
+    thr[0] = np.inf
+    np.take(desc, ends, out=thr[1:])
+    return fps, tps, thr
+
+
+_FEW_MIN_N = 1 << 17  # below this, sorting is cheap enough
+_FEW_SAMPLE = 8192
+_FEW_MAX_VALUES = 4096
+_CHUNK = 1 << 16  # elements per block: the block's buffers stay in cache
+_HASH_MULTIPLIERS = (
+    0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93,
+)
+
+
+def _as_bits(values):
+    """Scores as uint64 keys: equal keys for equal values (-0.0 is 0.0)."""
+    if values.dtype.kind == "f":
+        return np.add(values, 0.0, dtype=np.float64).view(np.uint64)
+    return values.astype(np.int64).view(np.uint64)
+
+
+def _counts_few_values(y_pos, score, weight):
+    """Counts per distinct score when there are few of them, in O(n).
+
+    A sample tells whether the scores take few distinct values (rounded
+    probabilities, crisp predictions, small trees).  Then each score is
+    mapped to its value through a perfect hash of its bits (multiplicative
+    hashing into at least cap^2 / 2 slots for cap = 2 k + 64, collision-free for the values seen) and
+    the two classes are counted with ``np.bincount``, block by block so
+    that every buffer stays in cache: no sort, and the cost per sample does
+    not grow with n (numpy's sorts slow down on heavy ties and large
+    arrays).  Values missing from the sample are added to the table when
+    met.  Returns None when the scores turn out to have too many distinct
+    values or a collision appears; the caller then sorts.
+    """
+    n = score.shape[0]
+    if n < _FEW_MIN_N or score.dtype == np.uint64:
+        return None
+    seen = np.unique(_as_bits(score[:: n // _FEW_SAMPLE]))
+    if seen.shape[0] > _FEW_MAX_VALUES // 4:
+        return None
+    cap = min(_FEW_MAX_VALUES, 2 * seen.shape[0] + 64)
+    b = 2 * int(cap).bit_length() - 1  # 2^b >= cap^2 / 2 slots
+    shift = np.uint64(64 - b)
+    for mult in _HASH_MULTIPLIERS:
+        mult = np.uint64(mult)
+        slots = (seen * mult) >> shift
+        if np.unique(slots).shape[0] == seen.shape[0]:
+            break
+    else:
+        return None
+    empty = cap  # index of "no value"; keys[empty] is never compared as a match
+    table = np.full(1 << b, empty, dtype=np.intp)
+    keys = np.zeros(cap + 1, dtype=np.uint64)
+    is_float = score.dtype.kind == "f"
+    if is_float:  # a NaN's bits: never equal to a (finite) score's
+        keys[empty] = np.array(np.nan).view(np.uint64)
+    k = seen.shape[0]
+    table[slots] = np.arange(k)
+    keys[:k] = seen
+    weighted = weight is not None
+    dtype = np.float64 if weighted else np.int64
+    pos = np.zeros(cap + 1, dtype=dtype)
+    tot = np.zeros(cap + 1, dtype=dtype)
+    for start in range(0, n, _CHUNK):
+        stop = min(n, start + _CHUNK)
+        bits = _as_bits(score[start:stop])
+        h = bits * mult
+        h >>= shift
+        idx = table[h]
+        ok = keys[idx] == bits
+        if not is_float:
+            ok &= idx != empty
+        if not ok.all():
+            new = np.unique(bits[~ok])
+            new_slots = (new * mult) >> shift
+            if (
+                k + new.shape[0] > cap
+                or np.unique(new_slots).shape[0] < new.shape[0]
+                or np.any(table[new_slots] != empty)
+            ):
+                return None  # too many values or a collision: sort instead
+            table[new_slots] = np.arange(k, k + new.shape[0])
+            keys[k : k + new.shape[0]] = new
+            k += new.shape[0]
+            idx = table[h]
+        yc = y_pos[start:stop]
+        if weighted:
+            wc = weight[start:stop]
+            pos += np.bincount(idx, weights=np.where(yc, wc, 0.0), minlength=cap + 1)
+            tot += np.bincount(idx, weights=wc, minlength=cap + 1)
+        else:
+            pos += np.bincount(idx[yc], minlength=cap + 1)
+            tot += np.bincount(idx, minlength=cap + 1)
+    if weighted:
+        # the negatives counted on their own too, not as total - positives
+        neg = np.zeros(cap + 1)
+        for start in range(0, n, _CHUNK):
+            stop = min(n, start + _CHUNK)
+            h = _as_bits(score[start:stop]) * mult
+            h >>= shift
+            yc = y_pos[start:stop]
+            neg += np.bincount(table[h], weights=np.where(yc, 0.0, weight[start:stop]),
+                               minlength=cap + 1)
+    else:
+        neg = tot - pos
+    keys = keys[:k]
+    values = keys.view(np.float64) if score.dtype.kind == "f" else keys.view(np.int64)
+    order = np.argsort(values)[::-1]
+    values, pos, neg = values[order], pos[:k][order], neg[:k][order]
+    tps = np.zeros(k + 1, dtype=dtype)
+    fps = np.zeros(k + 1, dtype=dtype)
+    np.cumsum(pos, out=tps[1:])
+    np.cumsum(neg, out=fps[1:])
+    thresholds = np.concatenate(([np.inf], values.astype(np.float64)))
+    return fps, tps, thresholds
 
 
 def _binary_clf_counts(y_pos, score, weight=None):
@@ -62,6 +273,9 @@ def _binary_clf_counts(y_pos, score, weight=None):
         ``fps[i]``/``tps[i]`` is the (weighted) number of negatives/positives
         with ``score >= thresholds[i]``.  Element 0 is the empty prediction
         (threshold +inf, counts 0).  int64 without weights, float64 with.
+        Each class is counted on its own (two cumulative sums), so both are
+        non-decreasing and exact for integer counts, whatever the ratio of
+        the weights of the two classes.
     thresholds : ndarray of float64
         +inf followed by the distinct scores in decreasing order.
     """
@@ -69,47 +283,106 @@ def _binary_clf_counts(y_pos, score, weight=None):
         keep = weight != 0
         if not keep.all():
             y_pos, score, weight = y_pos[keep], score[keep], weight[keep]
-    # The default (unstable) sort is about 3x faster than a stable one at
-    # n = 10^7, and ties are grouped below, so their order does not matter.
-    order = np.argsort(score)[::-1]
-    score = score[order]
-    y_sorted = y_pos[order]
-    last_of_run = np.flatnonzero(score[1:] != score[:-1])
-    ends = np.append(last_of_run, score.shape[0] - 1)
-    if weight is None:
-        tps = np.cumsum(y_sorted, dtype=np.int64)[ends]
-        fps = (ends + 1) - tps
-        zero = np.zeros(1, dtype=np.int64)
-    else:
+    few = _counts_few_values(y_pos, score, weight)
+    if few is not None:
+        return few
+    if weight is None and score.dtype.kind == "f":
+        return _counts_sorted_float(y_pos, score)
+    if weight is not None:
+        # The default (unstable) sort; ties are grouped below.
+        order = np.argsort(score)[::-1]
+        desc = score[order]
+        y_desc = y_pos[order]
         w = weight[order]
-        tps = np.cumsum(w * y_sorted)[ends]
-        fps = np.cumsum(w)[ends] - tps
-        zero = np.zeros(1)
-    thresholds = np.concatenate(([np.inf], score[ends].astype(np.float64)))
-    return np.concatenate((zero, fps)), np.concatenate((zero, tps)), thresholds
+        del order
+    else:
+        merged, lab = _sorted_by_score(y_pos, score)
+        desc, y_desc = merged[::-1], lab[::-1]
+    n = desc.shape[0]
+    tied = desc[1:] == desc[:-1]
+    if tied.any():
+        ends = np.flatnonzero(~tied)
+        ends = np.append(ends, n - 1)
+    else:
+        ends = None
+    del tied
+    m = n if ends is None else ends.shape[0]
+    thresholds = np.empty(m + 1)
+    thresholds[0] = np.inf
+    if ends is None:
+        thresholds[1:] = desc
+    elif desc.dtype == np.float64:
+        np.take(desc, ends, out=thresholds[1:])
+    else:
+        thresholds[1:] = desc[ends]
+    if weight is None:
+        tps = np.empty(m + 1, dtype=np.int64)
+        tps[0] = 0
+        if ends is None:
+            np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
+            fps = np.arange(m + 1, dtype=np.int64)
+        else:
+            cum = np.cumsum(y_desc, dtype=np.int64)
+            np.take(cum, ends, out=tps[1:])
+            del cum
+            fps = np.empty(m + 1, dtype=np.int64)
+            fps[0] = 0
+            np.add(ends, 1, out=fps[1:])
+        fps -= tps
+        return fps, tps, thresholds
+    # weighted: one cumulative sum per class, never a difference of sums
+    tps = np.zeros(m + 1)
+    fps = np.zeros(m + 1)
+    for out, mask in ((tps, y_desc), (fps, ~y_desc)):
+        cum = np.cumsum(np.where(mask, w, 0.0))
+        if ends is None:
+            out[1:] = cum
+        else:
+            np.take(cum, ends, out=out[1:])
+    return fps, tps, thresholds
+
+
+def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
+    """Validate and count; None (after a warning) when a class is missing."""
+    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
+    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
+    if tps[-1] == 0 or fps[-1] == 0:
+        missing = "positive" if tps[-1] == 0 else "negative"
+        _warn_undefined(
+            f"Only one class is present in y_true (no {missing} samples), so "
+            f"the ROC and kappa curves are undefined; {caller} returns NaN."
+        )
+        return None, thresholds
+    return (fps, tps), thresholds
 
 
 def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
     """Validate and count; return (fpr, tpr, kappa, thresholds, prevalence).
 
     With a single class in ``y_true`` the rates are undefined: a warning is
-    issued and fpr, tpr, kappa and prevalence are NaN.
+    issued and fpr, tpr, kappa and prevalence are NaN.  Kappa is computed
+    from the rates (eq. (19)), so that no product of counts is formed: the
+    result does not depend on the scale of the weights.
     """
-    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
-    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
-    n_pos, n_neg = tps[-1], fps[-1]
-    if n_pos == 0 or n_neg == 0:
-        missing = "positive" if n_pos == 0 else "negative"
-        _warn_undefined(
-            f"Only one class is present in y_true (no {missing} samples), so "
-            f"the ROC and kappa curves are undefined; {caller} returns NaN."
-        )
+    counts, thresholds = _counts_from_scores(
+        y_true, y_score, pos_label, sample_weight, caller
+    )
+    if counts is None:
         nan = np.full(thresholds.shape, np.nan)
         return nan, nan, nan, thresholds, float("nan")
-    fps = fps.astype(np.float64)
-    tps = tps.astype(np.float64)
-    kappa = _kappa_counts(tps, n_pos - tps, fps, n_neg - fps)
-    return fps / n_neg, tps / n_pos, kappa, thresholds, float(n_pos / (n_pos + n_neg))
+    fps, tps = counts
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    p, n = _shares(n_pos, n_neg)
+    fpr, tpr = fps / n_neg, tps / n_pos
+    kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
+    return fpr, tpr, kappa, thresholds, p
+
+
+def _shares(n_pos, n_neg):
+    """(p, n): the shares of positives and negatives, each from its own count."""
+    big = max(n_pos, n_neg)
+    a, b = n_pos / big, n_neg / big
+    return a / (a + b), b / (a + b)
 
 
 def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
@@ -204,35 +477,183 @@ def _phi(u):
     return phi1, out
 
 
-def _auk_segments(fpr, tpr, p, method):
-    """Integral of kappa(f) over each ROC segment, summed.
+def _trapezoid_counts(fps, tps):
+    """Trapezoid rule over kappa at the vertices, from the counts.
 
-    ``"trapezoid"`` averages kappa at the two vertices.  ``"exact"`` follows
-    the straight segment between them: there t is linear in f, so kappa of
-    eq. (19) is N(f)/D(f) with N and D linear, and with u = dD/D0 over the
-    segment (width w, rise r)::
+    ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2`` is written as
+    ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2]) + k[1:-1] . (f[2:] - f[:-2])) / 2``
+    so that one dot product does the work.  Kappa is eq. (19) with its
+    denominator as ``p + (1 - 2p) p_hat``, where the share predicted
+    positive ``p_hat = (TP + FP) / N`` comes straight from the counts: three
+    n-length buffers and nine passes.  When a class is rarer than 1e-4 the
+    denominator is summed as ``n p_hat + p n_hat`` (non-negative terms), so
+    that no digit cancels.
+    """
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    p, n = _shares(n_pos, n_neg)
+    m = fps.shape[0]
+    if m < 2:
+        return 0.0
+    if min(p, n) < 1e-4:
+        k = _kappa_pn(tps / n_pos, fps / n_neg, (n_pos - tps) / n_pos,
+                      (n_neg - fps) / n_neg, p, n)
+        f = fps / n_neg
+        return _trapezoid_sum(k, f, np.subtract(f[2:], f[:-2]), 1.0)
+    den = np.add(tps, fps, dtype=np.float64)
+    den *= (n - p) / (n_pos + n_neg)
+    den += p  # p + (1 - 2p) p_hat > 0
+    k = np.multiply(tps, 1.0 / n_pos)
+    buf = np.multiply(fps, 1.0 / n_neg)
+    k -= buf  # t - f
+    k /= den
+    del den
+    np.subtract(fps[2:], fps[:-2], out=buf[: m - 2])  # n_neg (f[i+1] - f[i-1])
+    total = float(np.dot(k[1:-1], buf[: m - 2])) / n_neg
+    total += float(k[0] * (fps[1] / n_neg) + k[-1] * (fps[-1] / n_neg - fps[-2] / n_neg))
+    return p * n * total  # (1/2) 2pn (...): kappa = 2pn (t - f) / den
 
-        integral = N0 w / D0 * log1p(u)/u + 2 p n (r - w) w / D0 * (u - log1p(u))/u^2
+
+def _trapezoid_sum(k, f, width2, scale):
+    total = float(np.dot(k[1:-1], width2)) * scale
+    total += float(k[0] * (f[1] - f[0]) + k[-1] * (f[-1] - f[-2]))
+    return 0.5 * total
+
+
+def _trapezoid(fpr, tpr, p):
+    kappa = _kappa_pn(tpr, fpr, 1.0 - tpr, 1.0 - fpr, p, 1.0 - p)
+    return float(np.sum(np.diff(fpr) * (kappa[1:] + kappa[:-1])) * 0.5)
+
+
+def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
+    """Exact integral of kappa(f) along the straight segments between vertices.
+
+    On a segment t is linear in f, so kappa of eq. (19) is N(f)/D(f) with N
+    and D linear; with u = dD/D0 over the segment (width w, rise r)::
+
+        integral = 2 p n w / D0 * ((t0 - f0) log1p(u)/u + (r - w) (u - log1p(u))/u^2)
 
     Both factors are smooth at u = 0 (p = 1/2), where they are 1 and 1/2;
-    near there a Taylor series replaces the cancelling formula.
+    near there a Taylor series replaces the cancelling formula.  D0 is
+    written as n p_hat + p n_hat (non-negative terms) with ``n = 1 - p``,
+    ``fnr = 1 - tpr`` and ``tnr = 1 - fpr`` given exactly by callers who
+    count.
+
+    The vertices run along the last axis.  For 1-D input ``p`` is a number
+    and a float is returned; for 2-D input (one ROC polygon per row, as the
+    bootstrap of ``auklib.uncertainty`` needs) ``p`` has shape (rows, 1) and
+    one AUK per row is returned.
     """
-    n = 1.0 - p
-    q = 1.0 - 2.0 * p
-    w = np.diff(fpr)
-    if method == "trapezoid":
-        kappa = _kappa_rates(tpr, fpr, p)
-        return float(np.sum(w * (kappa[1:] + kappa[:-1])) * 0.5)
-    f0, t0 = fpr[:-1], tpr[:-1]
-    r = np.diff(tpr)
-    d0 = p + q * (p * t0 + n * f0)
+    n = 1.0 - p if n is None else n
+    fnr = 1.0 - tpr if fnr is None else fnr
+    tnr = 1.0 - fpr if tnr is None else tnr
+    w = np.diff(fpr, axis=-1)
+    r = np.diff(tpr, axis=-1)
+    return _exact_segments(fpr[..., :-1], tpr[..., :-1], w, r,
+                           fnr[..., :-1], tnr[..., :-1], p, n)
+
+
+def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n):
+    """The sum of ``_exact`` over segments given by start, width and rise.
+
+    Segments of zero width (vertical steps) add nothing and may be left out
+    by the caller.  Shapes as in ``_exact`` (segments along the last axis).
+    """
+    q = n - p
+    d0 = n * (p * t0 + n * f0) + p * (p * fnr0 + n * tnr0)
     u = q * (p * r + n * w) / d0
     phi1, phi2 = _phi(u)
     seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
-    return float(2.0 * p * n * np.sum(seg))
+    if seg.ndim == 1:
+        return float(2.0 * p * n * np.sum(seg))
+    return 2.0 * (p * n)[..., 0] * np.sum(seg, axis=-1)
 
 
-def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="trapezoid"):
+def _auk_segments(fpr, tpr, p, method):
+    """AUK of the ROC polygon through (fpr, tpr) by ``method``."""
+    if method == "trapezoid":
+        return _trapezoid(fpr, tpr, p)
+    return _exact(fpr, tpr, p)
+
+
+def _corners(fps, tps):
+    """Indices of the vertices where the ROC path turns.
+
+    Inside a run of horizontal (or of vertical) segments the path is one
+    straight line, so the exact integral over the run equals that over its
+    two ends; only the turning vertices and the ends are kept.
+    """
+    rise = tps[1:] != tps[:-1]
+    if fps.dtype.kind == "i" and int(fps[-1]) + int(tps[-1]) == fps.shape[0] - 1:
+        # one sample per vertex (no ties): every segment is vertical or
+        # horizontal, and the path turns where it changes between the two
+        inner = rise[:-1] != rise[1:]
+    else:
+        # keep a vertex unless both its segments are horizontal or both vertical
+        run = fps[1:] != fps[:-1]
+        inner = rise[:-1] | rise[1:]
+        inner &= run[:-1] | run[1:]
+        del run
+    del rise
+    keep = np.flatnonzero(inner)
+    keep += 1
+    return np.concatenate(([0], keep, [fps.shape[0] - 1]))
+
+
+def _auk_from_counts(fps, tps, method):
+    if method == "trapezoid":
+        return _trapezoid_counts(fps, tps)
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    p, n = _shares(n_pos, n_neg)
+    idx = _corners(fps, tps)
+    fps, tps = fps[idx], tps[idx]
+    return _exact(
+        fps / n_neg, tps / n_pos, p, n, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg
+    )
+
+
+def auk_bounds(prevalence):
+    """The smallest and largest AUK possible at a given share of positives.
+
+    The largest belongs to a perfect ranking, the ROC path (0, 0)-(0, 1)-(1, 1),
+    and the smallest to a reversed one, (0, 0)-(1, 0)-(1, 1), because kappa
+    increases with t at every f.  Integrating eq. (19) along them gives, with
+    n = 1 - p and q = 1 - 2p::
+
+        AUK_max = 2p (ln(1 / (2p)) - q) / q^2
+        AUK_min = -2pn (1 / (qn) - p / (qn)^2 ln((p^2 + n^2) / p))
+
+    (both continued to 1/2 and -1/2 at p = 1/2).  Over all p the exact AUK
+    lies in (-0.50896, 2 - 2 ln 2 = 0.61371): it is not confined to
+    [-1/2, 1/2], although the trapezoid rule over a crisp classifier's three
+    vertices is.
+
+    Parameters
+    ----------
+    prevalence : float
+        Share p of positives, strictly between 0 and 1.
+
+    Returns
+    -------
+    low, high : float
+        ``auk_score(..., method="exact")`` of a reversed and of a perfect
+        ranking.
+
+    Examples
+    --------
+    >>> from auklib import auk_bounds
+    >>> [round(b, 4) for b in auk_bounds(0.9)]
+    [-0.1064, 0.5969]
+    >>> auk_bounds(0.5)
+    (-0.5, 0.5)
+    """
+    p = _scalar_prevalence(prevalence)
+    # the closed forms cancel near p = 1/2; the segment integral does not
+    low = _exact(np.array([0.0, 1.0, 1.0]), np.array([0.0, 0.0, 1.0]), p)
+    high = _exact(np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0]), p)
+    return float(low), float(high)
+
+
+def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="exact"):
     """Area under the kappa curve (AUK), eq. (21) of Kaymak et al.
 
     Parameters
@@ -246,25 +667,31 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="tr
         The positive label.  None means 1 (or True).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
-    method : {"trapezoid", "exact"}, default="trapezoid"
-        ``"trapezoid"``: the trapezoid rule over the vertices of
-        :func:`kappa_curve`, the usual computation.  ``"exact"``: the exact
-        integral of kappa along each straight segment of the empirical ROC
-        curve (the ROC of classifiers that randomise between two adjacent
-        thresholds).  Kappa is concave... no: it is linear-fractional along a
-        segment, so the two differ by a small amount that grows with the
-        length of the segments (few distinct scores).
+    method : {"exact", "trapezoid"}, default="exact"
+        ``"exact"``: the exact integral of kappa along each straight segment
+        of the empirical ROC curve (the ROC of classifiers that randomise
+        between two adjacent thresholds).  Along a segment kappa is a
+        linear-fractional function of f, not a linear one, so the trapezoid
+        rule over the vertices of :func:`kappa_curve` is not the area under
+        the curve.  ``"trapezoid"``: that trapezoid rule, kept for comparison
+        with other tools that compute it.  The two can differ a lot when the
+        segments are long (few distinct scores): for a perfect crisp
+        classifier at p = 0.01 the trapezoid gives 0.5 and the exact area
+        0.061.
 
     Returns
     -------
     auk : float
-        The AUK, between -1/2 and 1/2 in principle; NaN with a warning when
-        ``y_true`` has a single class.
+        The AUK; NaN with a warning when ``y_true`` has a single class.  The
+        exact AUK lies between the bounds of :func:`auk_bounds` (about -0.509
+        and 0.614 over all prevalences, 0.597 for a perfect ranking at
+        p = 0.9).
 
     See Also
     --------
     kappa_curve : The curve whose area this is.
     auk_from_roc : The same from ROC vertices.
+    auk_bounds : The range of the AUK at a given prevalence.
 
     References
     ----------
@@ -277,38 +704,45 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="tr
     >>> from auklib import auk_score
     >>> y = [0, 0, 1, 1]
     >>> s = [0.1, 0.4, 0.35, 0.8]
-    >>> auk_score(y, s)
+    >>> auk_score(y, s)  # p = 1/2: the AUK is AUC - 1/2 by either method
     0.25
     >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8]), 6)
-    0.4
-    >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8], method="exact"), 6)
     0.386294
+    >>> round(auk_score([0, 0, 0, 1], [0.1, 0.4, 0.35, 0.8], method="trapezoid"), 6)
+    0.4
 
     The exact value is the integral of (1 - f) / (1 + f), 2 ln 2 - 1.
     """
-    _check_option(method, "method", _METHODS)
-    fpr, tpr, _, _, p = _curve_from_scores(
+    method = _check_option(method, "method", _METHODS)
+    counts, thresholds = _counts_from_scores(
         y_true, y_score, pos_label, sample_weight, "auk_score"
     )
-    if np.isnan(p):
+    del thresholds
+    if counts is None:
         return float("nan")
-    return _auk_segments(fpr, tpr, p, method)
+    return _auk_from_counts(*counts, method)
 
 
-def _check_roc(fpr, tpr, *, sorted_fpr=True):
+def _check_roc(fpr, tpr, *, curve=True):
     f = _check_rates(fpr, "fpr")
     t = _check_rates(tpr, "tpr")
     if f.ndim != 1 or t.ndim != 1:
         raise ValueError(f"fpr and tpr must be 1-D; got shapes {f.shape} and {t.shape}.")
     _check_same_length(fpr=f, tpr=t)
-    if sorted_fpr and f.shape[0] < 2:
-        raise ValueError(f"An ROC curve needs at least 2 points; got {f.shape[0]}.")
-    if sorted_fpr and np.any(np.diff(f) < 0):
-        raise ValueError("fpr must be sorted in non-decreasing order.")
+    if curve:
+        if f.shape[0] < 2:
+            raise ValueError(f"An ROC curve needs at least 2 points; got {f.shape[0]}.")
+        if np.any(f[1:] < f[:-1]):
+            raise ValueError("fpr must be sorted in non-decreasing order.")
+        if np.any(t[1:] < t[:-1]):
+            raise ValueError(
+                "tpr decreases along the curve; an ROC curve has non-decreasing "
+                "fpr and tpr (sort the points by threshold, highest first)."
+            )
     return f, t
 
 
-def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
+def auk_from_roc(fpr, tpr, prevalence, *, method="exact"):
     """AUK of an ROC curve given by its vertices.
 
     Integrates kappa(f) from the first to the last vertex; pass a curve from
@@ -317,12 +751,13 @@ def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
     Parameters
     ----------
     fpr, tpr : array-like of shape (n_points,)
-        ROC vertices with ``fpr`` non-decreasing, all in [0, 1].
+        ROC vertices, both non-decreasing, all in [0, 1].
     prevalence : float
         Share p of positives, strictly between 0 and 1.
-    method : {"trapezoid", "exact"}, default="trapezoid"
-        As in :func:`auk_score`: trapezoid rule over kappa at the vertices,
-        or the exact integral along straight segments between them.
+    method : {"exact", "trapezoid"}, default="exact"
+        As in :func:`auk_score`: the exact integral along the straight
+        segments between the vertices, or the trapezoid rule over kappa at
+        the vertices (for comparison with other tools).
 
     Returns
     -------
@@ -335,13 +770,80 @@ def auk_from_roc(fpr, tpr, prevalence, *, method="trapezoid"):
     >>> from auklib import auk_from_roc
     >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], prevalence=0.5), 12)
     0.25
-    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1, method="exact"), 6)
+    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1), 6)
     0.118313
+    >>> round(auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.1, method="trapezoid"), 6)
+    0.15
     """
-    _check_option(method, "method", _METHODS)
+    method = _check_option(method, "method", _METHODS)
     f, t = _check_roc(fpr, tpr)
-    p = float(_check_prevalence(prevalence))
+    p = _scalar_prevalence(prevalence)
     return _auk_segments(f, t, p, method)
+
+
+def _above(ax, ay, bx, by, cx, cy):
+    """True where b lies above the chord a-c by more than rounding (ax < bx < cx)."""
+    lhs = (by - ay) * (cx - ax)
+    rhs = (cy - ay) * (bx - ax)
+    return lhs - rhs > 8.0 * np.finfo(float).eps * (np.abs(lhs) + np.abs(rhs))
+
+
+def _upper_hull(f, t):
+    """Vertices of the upper hull of points with strictly increasing f.
+
+    Passes of numpy remove, all at once, every point that is not above the
+    chord of its two neighbours (a run of such points bends upwards, so it
+    lies under the chord of the points around it and none of it is on the
+    hull).  When a pass removes little, a monotone chain finishes the job.
+    """
+    while f.shape[0] > 2:
+        m = f.shape[0]
+        keep = np.ones(m, dtype=bool)
+        keep[1:-1] = _above(f[:-2], t[:-2], f[1:-1], t[1:-1], f[2:], t[2:])
+        n_keep = int(np.count_nonzero(keep))
+        if n_keep == m:
+            return f, t
+        f, t = f[keep], t[keep]
+        if m - n_keep < m // 8 and n_keep > 64:
+            break
+    if f.shape[0] <= 2:
+        return f, t
+    xs, ys = f.tolist(), t.tolist()
+    hx, hy = [xs[0]], [ys[0]]
+    for x, y in zip(xs[1:], ys[1:]):
+        while len(hx) >= 2 and not _above(hx[-2], hy[-2], hx[-1], hy[-1], x, y):
+            hx.pop()
+            hy.pop()
+        hx.append(x)
+        hy.append(y)
+    return np.array(hx), np.array(hy)
+
+
+def _under_extremes_dropped(f, t):
+    """Drop, before sorting, the points under a chain of extreme points.
+
+    The points that maximise t - lambda f for a few slopes lambda lie on the
+    hull; a point strictly under the polyline through them (and the two
+    corners) lies under a segment between two points and cannot be a
+    vertex (Akl & Toussaint's heuristic).  Usually few points survive.
+    """
+    if f.shape[0] < 1024:
+        return f, t
+    return _drop_under_chain(f, t, (0.1, 0.3, 1.0, 3.0, 10.0))
+
+
+def _drop_under_chain(f, t, slopes):
+    picks = [int(np.argmax(t))] + [int(np.argmax(t - lam * f)) for lam in slopes]
+    cf = np.concatenate(([0.0], f[picks], [1.0]))
+    ct = np.concatenate(([0.0], t[picks], [1.0]))
+    order = np.lexsort((ct, cf))
+    cf, ct = cf[order], ct[order]
+    # at equal fpr keep the highest point (the last after the sort)
+    last = np.concatenate((cf[1:] != cf[:-1], [True]))
+    cf, ct = cf[last], ct[last]
+    under = np.interp(f, cf, ct)
+    keep = t > under - 8.0 * np.finfo(float).eps * (np.abs(under) + 1.0)
+    return f[keep], t[keep]
 
 
 def roc_convex_hull(fpr, tpr):
@@ -359,8 +861,19 @@ def roc_convex_hull(fpr, tpr):
     Returns
     -------
     fpr_hull, tpr_hull : ndarray
-        Vertices of the hull from (0, 0) to (1, 1), fpr increasing; points
-        on a straight edge are left out.
+        Vertices of the hull from (0, 0) to (1, 1): ``fpr_hull`` is
+        non-decreasing (a vertical first edge from (0, 0) when a point has
+        fpr = 0 and tpr > 0) and ``tpr_hull`` increasing, except a last
+        horizontal edge into (1, 1).  Points on a straight edge, to within
+        rounding, are left out.
+
+    Notes
+    -----
+    Only points that rise above every point to their left can be vertices
+    (the hull rises from left to right), so those are kept first in one
+    pass; the upper hull of the rest takes a few vectorised passes.  It
+    runs in O(n) after a sort, which is skipped when ``fpr`` is sorted
+    already (an ROC curve).
 
     References
     ----------
@@ -372,26 +885,31 @@ def roc_convex_hull(fpr, tpr):
     >>> from auklib import roc_convex_hull
     >>> roc_convex_hull([0, 0.1, 0.2, 0.5, 1], [0, 0.5, 0.55, 0.9, 1])
     (array([0. , 0.1, 0.5, 1. ]), array([0. , 0.5, 0.9, 1. ]))
+    >>> roc_convex_hull([0, 0, 0.5], [0.3, 0.6, 0.9])
+    (array([0. , 0. , 0.5, 1. ]), array([0. , 0.6, 0.9, 1. ]))
     """
-    f, t = _check_roc(fpr, tpr, sorted_fpr=False)
+    f, t = _check_roc(fpr, tpr, curve=False)
+    if f.shape[0] > 1 and np.any(f[1:] < f[:-1]):
+        f, t = _under_extremes_dropped(f, t)
+        order = np.argsort(f)  # ties in f are merged below, in any order
+        f, t = f[order], t[order]
     f = np.concatenate(([0.0], f, [1.0]))
     t = np.concatenate(([0.0], t, [1.0]))
-    order = np.lexsort((-t, f))
-    f, t = f[order], t[order]
-    hull = []
-    for x, y in zip(f.tolist(), t.tolist()):
-        if hull and hull[-1][0] == x:
-            continue  # same fpr: the first (highest tpr) wins
-        while len(hull) >= 2:
-            (x1, y1), (x2, y2) = hull[-2], hull[-1]
-            # remove the middle point unless it lies strictly above the chord
-            if (x2 - x1) * (y - y1) - (y2 - y1) * (x - x1) >= 0:
-                hull.pop()
-            else:
-                break
-        hull.append((x, y))
-    h = np.array(hull)
-    return h[:, 0], h[:, 1]
+    # the highest point at each distinct fpr
+    starts = np.flatnonzero(np.concatenate(([True], f[1:] != f[:-1])))
+    if starts.shape[0] < f.shape[0]:
+        t = np.maximum.reduceat(t, starts)
+        f = f[starts]
+    # a vertex rises above every point to its left; (1, 1) ends the hull
+    rises = np.empty(f.shape[0], dtype=bool)
+    rises[0] = True
+    rises[1:] = t[1:] > np.maximum.accumulate(t)[:-1]
+    rises[-1] = True
+    f, t = _upper_hull(f[rises], t[rises])
+    if t[0] > 0:  # a vertical first edge from (0, 0)
+        f = np.concatenate(([0.0], f))
+        t = np.concatenate(([0.0], t))
+    return f, t
 
 
 def kappa_optimal_point(y_true, y_score, *, pos_label=None, sample_weight=None):

@@ -1,4 +1,4 @@
-"""KappaCurveDisplay, shaped like ``sklearn.metrics.RocCurveDisplay``."""
+"""KappaCurveDisplay, shaped like ``sklearn.metrics.RocCurveDisplay`` (1.9)."""
 
 import numpy as np
 
@@ -7,36 +7,99 @@ from .curves import _METHODS, _auk_segments, _curve_from_scores
 
 __all__ = ["KappaCurveDisplay"]
 
+_RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+
+
+def _as_list(value):
+    """None stays None; a list or tuple stays a list; anything else becomes [value]."""
+    if value is None:
+        return None
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _despine(ax):
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.spines["bottom"].set_bounds(0, 1)
+
+
+def _response(estimator, X, response_method, pos_label):
+    """Scores of a fitted binary classifier for ``pos_label`` (scikit-learn's rules)."""
+    from sklearn.base import is_classifier
+    from sklearn.utils.validation import check_is_fitted
+
+    _check_option(response_method, "response_method", _RESPONSE_METHODS)
+    if not is_classifier(estimator):
+        raise ValueError(
+            f"estimator must be a classifier; got {type(estimator).__name__}."
+        )
+    check_is_fitted(estimator)  # NotFittedError, as scikit-learn raises
+    classes = list(estimator.classes_)
+    if len(classes) != 2:
+        raise ValueError(
+            f"The estimator has {len(classes)} classes; a binary one is needed."
+        )
+    pos = classes[1] if pos_label is None else pos_label
+    if pos not in classes:
+        raise ValueError(f"pos_label={pos!r} is not one of the classes {classes}.")
+    methods = (
+        ["predict_proba", "decision_function"]
+        if response_method == "auto"
+        else [response_method]
+    )
+    for m in methods:
+        if hasattr(estimator, m):
+            out = np.asarray(getattr(estimator, m)(X))
+            break
+    else:
+        raise ValueError(f"{type(estimator).__name__} has none of {methods}.")
+    if out.ndim == 2:
+        return out[:, classes.index(pos)], pos
+    return (out if pos == classes[1] else -out), pos
+
 
 class KappaCurveDisplay:
     """Kappa curve visualisation: Cohen's kappa against the false positive rate.
 
-    Create it with :meth:`from_predictions` or :meth:`from_estimator`, or
-    build it from precomputed values and call :meth:`plot`.
+    Create it with :meth:`from_predictions`, :meth:`from_estimator` or
+    :meth:`from_cv_results`, or build it from precomputed values and call
+    :meth:`plot`.  All parameters are stored as attributes.  The interface
+    follows ``sklearn.metrics.RocCurveDisplay`` of scikit-learn 1.9.
 
     Parameters
     ----------
-    fpr : ndarray
-        False positive rates, increasing.
-    kappa : ndarray
-        Kappa at each false positive rate.
-    auk : float, default=None
-        Area under the curve, shown in the legend.  None: not shown.
-    name : str, default=None
-        Label of the curve in the legend.
+    fpr : ndarray or list of ndarrays
+        False positive rates, increasing; a list for several curves.
+    kappa : ndarray or list of ndarrays
+        Kappa at each false positive rate, shaped like ``fpr``.
+    auk : float or list of floats, default=None
+        Area under each curve, shown in the legend.  None: not shown.
+    name : str or list of str, default=None
+        Label of the curve(s) in the legend.  None: no name.
     pos_label : int, float, bool or str, default=None
         The positive class, shown on the axis labels.
-    prevalence : float, default=None
-        Share of positives, shown in the title when given.
+    prevalence : float or list of floats, default=None
+        Share of positives behind each curve (kappa depends on it).  Stored
+        for reference; the axes title is left to the user.
 
     Attributes
     ----------
-    line_ : matplotlib Line2D
-        The kappa curve.
+    line_ : matplotlib Line2D or list of Line2D
+        The kappa curve(s).
     chance_level_ : matplotlib Line2D or None
-        The kappa = 0 line (a random or constant classifier).
+        The kappa = 0 line (a random or constant classifier), None when not
+        drawn.
     ax_ : matplotlib Axes
+        Axes with the curve(s).
     figure_ : matplotlib Figure
+        Figure holding the axes.
+
+    See Also
+    --------
+    auklib.kappa_curve : The values plotted.
+    auklib.auk_score : The area under the curve.
 
     Examples
     --------
@@ -51,33 +114,60 @@ class KappaCurveDisplay:
     """
 
     def __init__(self, *, fpr, kappa, auk=None, name=None, pos_label=None, prevalence=None):
-        self.fpr = np.asarray(fpr)
-        self.kappa = np.asarray(kappa)
-        if self.fpr.shape != self.kappa.shape:
-            raise ValueError(
-                f"fpr and kappa must have the same shape; got {self.fpr.shape} "
-                f"and {self.kappa.shape}."
-            )
+        self.fpr = fpr
+        self.kappa = kappa
         self.auk = auk
         self.name = name
         self.pos_label = pos_label
         self.prevalence = prevalence
+        fprs, kappas = self._curves()
+        for f, k in zip(fprs, kappas):
+            if np.shape(f) != np.shape(k):
+                raise ValueError(
+                    f"fpr and kappa must have the same shape; got {np.shape(f)} "
+                    f"and {np.shape(k)}."
+                )
 
-    def plot(self, ax=None, *, name=None, plot_chance_level=True, chance_level_kw=None, **kwargs):
-        """Draw the curve.
+    def _curves(self):
+        if isinstance(self.fpr, (list, tuple)) and len(self.fpr) and np.ndim(self.fpr[0]) == 1:
+            fprs, kappas = list(self.fpr), list(self.kappa)
+            if not isinstance(self.kappa, (list, tuple)) or len(kappas) != len(fprs):
+                raise ValueError(
+                    "fpr and kappa must both be arrays or lists of the same "
+                    "number of arrays."
+                )
+            return fprs, kappas
+        return [self.fpr], [self.kappa]
+
+    def plot(
+        self,
+        ax=None,
+        *,
+        name=None,
+        curve_kwargs=None,
+        plot_chance_level=False,
+        chance_level_kw=None,
+        despine=False,
+    ):
+        """Draw the curve(s).
 
         Parameters
         ----------
         ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure.
-        name : str, default=None
-            Legend label; overrides the one given at construction.
-        plot_chance_level : bool, default=True
+            Axes to draw on; None makes a new figure and axes.
+        name : str or list of str, default=None
+            Legend label(s); overrides ``self.name``.
+        curve_kwargs : dict or list of dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of each curve.  One
+            dict for all curves (with several curves: one legend entry, the
+            mean and standard deviation of the AUK), or one dict per curve
+            (one legend entry each).
+        plot_chance_level : bool, default=False
             Whether to draw the kappa = 0 line.
         chance_level_kw : dict, default=None
-            Keyword arguments for the chance line.
-        **kwargs
-            Passed to ``ax.plot`` for the curve.
+            Keyword arguments for matplotlib's ``plot`` of the chance line.
+        despine : bool, default=False
+            Whether to remove the top and right spines.
 
         Returns
         -------
@@ -87,40 +177,104 @@ class KappaCurveDisplay:
         """
         import matplotlib.pyplot as plt
 
+        fprs, kappas = self._curves()
+        n_curves = len(fprs)
+        names = _as_list(self.name if name is None else name)
+        auks = _as_list(self.auk)
+        if auks is not None and len(auks) != n_curves:
+            raise ValueError(f"auk has {len(auks)} values for {n_curves} curves.")
+        if isinstance(curve_kwargs, (list, tuple)):
+            if len(curve_kwargs) != n_curves:
+                raise ValueError(
+                    f"curve_kwargs has {len(curve_kwargs)} dicts for {n_curves} curves."
+                )
+            kw_list = [dict(kw or {}) for kw in curve_kwargs]
+            per_curve = True
+        elif curve_kwargs is None or isinstance(curve_kwargs, dict):
+            kw_list = [dict(curve_kwargs or {}) for _ in range(n_curves)]
+            per_curve = n_curves == 1
+        else:
+            raise TypeError(
+                f"curve_kwargs must be a dict or a list of dicts; got "
+                f"{type(curve_kwargs).__name__}."
+            )
+        if names is not None and len(names) not in (1, n_curves):
+            raise ValueError(f"name has {len(names)} entries for {n_curves} curves.")
+        if names is not None and len(names) > 1 and not per_curve:
+            raise ValueError(
+                "A list of names labels curves one by one: pass curve_kwargs as a "
+                "list of dicts too (one per curve)."
+            )
+
+        labels = []
+        for i in range(n_curves):
+            nm = None if names is None else names[i if len(names) > 1 else 0]
+            if per_curve:
+                metric = None if auks is None else f"AUK = {auks[i]:.3f}"
+            elif i == 0:
+                metric = (
+                    None
+                    if auks is None
+                    else f"AUK = {np.mean(auks):.3f} +/- {np.std(auks):.3f}"
+                )
+            else:
+                labels.append("_nolegend_")
+                continue
+            if nm is not None and metric is not None:
+                labels.append(f"{nm} ({metric})")
+            else:
+                labels.append(nm if metric is None else metric)
+
         if ax is None:
             _, ax = plt.subplots()
-        name = self.name if name is None else name
-        label = None
-        if self.auk is not None:
-            label = f"AUK = {self.auk:.3f}"
-            if name is not None:
-                label = f"{name} ({label})"
-        elif name is not None:
-            label = name
-        line_kw = {"drawstyle": "default", "label": label}
-        line_kw.update(kwargs)
-        (self.line_,) = ax.plot(self.fpr, self.kappa, **line_kw)
-        self.chance_level_ = None
-        if plot_chance_level:
-            kw = {"color": "k", "linestyle": "--", "linewidth": 1, "label": "Chance level (κ = 0)"}
-            kw.update(chance_level_kw or {})
-            self.chance_level_ = ax.axhline(0.0, **kw)
-        suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
-        ax.set_xlabel("False positive rate" + suffix)
-        ax.set_ylabel("Cohen's kappa" + suffix)
-        ax.set_xlim(-0.01, 1.01)
-        if self.prevalence is not None:
-            ax.set_title(f"Kappa curve, p = {self.prevalence:.3f}")
-        if line_kw.get("label") is not None or plot_chance_level:
-            ax.legend(loc="upper right")
         self.ax_ = ax
         self.figure_ = ax.figure
+        lines = []
+        for f, k, kw, label in zip(fprs, kappas, kw_list, labels):
+            style = {} if per_curve else {"alpha": 0.5, "linestyle": "--", "color": "blue"}
+            style.update({"label": label})
+            style.update(kw)
+            lines.extend(ax.plot(f, k, **style))
+        self.line_ = lines[0] if n_curves == 1 else lines
+
+        if plot_chance_level:
+            kw = {"color": "k", "linestyle": "--", "label": "Chance level (κ = 0)"}
+            kw.update(chance_level_kw or {})
+            (self.chance_level_,) = ax.plot((0, 1), (0, 0), **kw)
+        else:
+            self.chance_level_ = None
+
+        suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
+        ax.set(
+            xlabel="False positive rate" + suffix,
+            ylabel="Cohen's kappa" + suffix,
+            xlim=(-0.01, 1.01),
+        )
+        if despine:
+            _despine(ax)
+        has_label = any(
+            line.get_label() is not None and not line.get_label().startswith("_")
+            for line in lines
+        )
+        if has_label or (plot_chance_level and self.chance_level_.get_label()):
+            ax.legend(loc="upper right")
         return self
 
     @classmethod
     def from_predictions(
-        cls, y_true, y_score, *, pos_label=None, sample_weight=None,
-        method="trapezoid", name=None, ax=None, plot_chance_level=True, **kwargs,
+        cls,
+        y_true,
+        y_score,
+        *,
+        pos_label=None,
+        sample_weight=None,
+        method="exact",
+        name=None,
+        ax=None,
+        curve_kwargs=None,
+        plot_chance_level=False,
+        chance_level_kw=None,
+        despine=False,
     ):
         """Plot the kappa curve of true labels and scores.
 
@@ -130,81 +284,199 @@ class KappaCurveDisplay:
             True binary labels.
         y_score : array-like of shape (n_samples,)
             Scores, higher meaning more likely positive.
-        pos_label, sample_weight
-            As in :func:`auklib.kappa_curve`.
-        method : {"trapezoid", "exact"}, default="trapezoid"
-            How the AUK in the legend is computed.
+        pos_label : int, float, bool or str, default=None
+            The positive label, as in :func:`auklib.kappa_curve`.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        method : {"exact", "trapezoid"}, default="exact"
+            How the AUK in the legend is computed (see :func:`auklib.auk_score`).
         name : str, default=None
-            Legend label.
+            Legend label.  None: only the AUK.
         ax : matplotlib Axes, default=None
-        plot_chance_level : bool, default=True
-        **kwargs
-            Passed to ``ax.plot``.
+            Axes to draw on; None makes a new figure and axes.
+        curve_kwargs : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the curve.
+        plot_chance_level : bool, default=False
+            Whether to draw the kappa = 0 line.
+        chance_level_kw : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the chance line.
+        despine : bool, default=False
+            Whether to remove the top and right spines.
 
         Returns
         -------
         display : KappaCurveDisplay
         """
-        _check_option(method, "method", _METHODS)
+        method = _check_option(method, "method", _METHODS)
         fpr, tpr, kappa, _, p = _curve_from_scores(
             y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay"
         )
         auk = float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method)
         disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=pos_label, prevalence=p)
-        return disp.plot(ax=ax, plot_chance_level=plot_chance_level, **kwargs)
+        return disp.plot(
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_chance_level=plot_chance_level,
+            chance_level_kw=chance_level_kw,
+            despine=despine,
+        )
 
     @classmethod
     def from_estimator(
-        cls, estimator, X, y, *, pos_label=None, sample_weight=None,
-        response_method="auto", method="trapezoid", name=None, ax=None,
-        plot_chance_level=True, **kwargs,
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        pos_label=None,
+        sample_weight=None,
+        response_method="auto",
+        method="exact",
+        name=None,
+        ax=None,
+        curve_kwargs=None,
+        plot_chance_level=False,
+        chance_level_kw=None,
+        despine=False,
     ):
         """Plot the kappa curve of a fitted binary classifier on (X, y).
 
         Parameters
         ----------
         estimator : fitted classifier
-            With ``predict_proba`` or ``decision_function``.
+            With ``predict_proba`` or ``decision_function``.  An unfitted one
+            raises ``sklearn.exceptions.NotFittedError``.
         X : array-like of shape (n_samples, n_features)
+            Input values.
         y : array-like of shape (n_samples,)
             True binary labels.
-        pos_label : label, default=None
-            Positive class; None means ``estimator.classes_[1]``.
-        sample_weight : array-like, default=None
-        response_method : {"auto", "predict_proba", "decision_function"}
-            "auto" tries ``predict_proba`` first.
-        method, name, ax, plot_chance_level, **kwargs
-            As in :meth:`from_predictions`; ``name`` defaults to the
-            estimator's class name.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means ``estimator.classes_[1]``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        response_method : {"auto", "predict_proba", "decision_function"}, \
+default="auto"
+            Which scores to use; "auto" tries ``predict_proba`` first.
+        method : {"exact", "trapezoid"}, default="exact"
+            How the AUK in the legend is computed.
+        name : str, default=None
+            Legend label; None means the estimator's class name.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure and axes.
+        curve_kwargs : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the curve.
+        plot_chance_level : bool, default=False
+            Whether to draw the kappa = 0 line.
+        chance_level_kw : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the chance line.
+        despine : bool, default=False
+            Whether to remove the top and right spines.
 
         Returns
         -------
         display : KappaCurveDisplay
         """
-        _check_option(response_method, "response_method",
-                      ("auto", "predict_proba", "decision_function"))
-        classes = getattr(estimator, "classes_", None)
-        if classes is None:
-            raise TypeError(f"{type(estimator).__name__} is not a fitted classifier (no classes_).")
-        if len(classes) != 2:
-            raise ValueError(f"The estimator has {len(classes)} classes; a binary one is needed.")
-        pos = classes[1] if pos_label is None else pos_label
-        if pos not in list(classes):
-            raise ValueError(f"pos_label={pos!r} is not one of the classes {list(classes)}.")
-        methods = (["predict_proba", "decision_function"] if response_method == "auto"
-                   else [response_method])
-        for m in methods:
-            if hasattr(estimator, m):
-                out = getattr(estimator, m)(X)
-                break
-        else:
-            raise TypeError(f"{type(estimator).__name__} has none of {methods}.")
-        if np.ndim(out) == 2:
-            score = out[:, list(classes).index(pos)]
-        else:
-            score = out if pos == classes[1] else -out
+        score, pos = _response(estimator, X, response_method, pos_label)
         return cls.from_predictions(
-            y, score, pos_label=pos, sample_weight=sample_weight, method=method,
-            name=type(estimator).__name__ if name is None else name, ax=ax,
-            plot_chance_level=plot_chance_level, **kwargs,
+            y,
+            score,
+            pos_label=pos,
+            sample_weight=sample_weight,
+            method=method,
+            name=type(estimator).__name__ if name is None else name,
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_chance_level=plot_chance_level,
+            chance_level_kw=chance_level_kw,
+            despine=despine,
+        )
+
+    @classmethod
+    def from_cv_results(
+        cls,
+        cv_results,
+        X,
+        y,
+        *,
+        sample_weight=None,
+        response_method="auto",
+        pos_label=None,
+        method="exact",
+        ax=None,
+        name=None,
+        curve_kwargs=None,
+        plot_chance_level=False,
+        chance_level_kw=None,
+        despine=False,
+    ):
+        """Plot one kappa curve per cross-validation fold.
+
+        Parameters
+        ----------
+        cv_results : dict
+            As returned by ``sklearn.model_selection.cross_validate`` with
+            ``return_estimator=True`` and ``return_indices=True``.
+        X : array-like of shape (n_samples, n_features)
+            The data passed to ``cross_validate``.
+        y : array-like of shape (n_samples,)
+            The binary target passed to ``cross_validate``.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.
+        response_method : {"auto", "predict_proba", "decision_function"}, \
+default="auto"
+            Which scores to use; "auto" tries ``predict_proba`` first.
+        pos_label : int, float, bool or str, default=None
+            The positive class; None means ``estimator.classes_[1]``.
+        method : {"exact", "trapezoid"}, default="exact"
+            How the AUK of each fold is computed.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure and axes.
+        name : str or list of str, default=None
+            Legend label(s); a list labels the folds one by one (with
+            ``curve_kwargs`` a list too).
+        curve_kwargs : dict or list of dict, default=None
+            One dict for all folds (one legend entry with the mean and
+            standard deviation of the AUK) or one per fold.
+        plot_chance_level : bool, default=False
+            Whether to draw the kappa = 0 line.
+        chance_level_kw : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the chance line.
+        despine : bool, default=False
+            Whether to remove the top and right spines.
+
+        Returns
+        -------
+        display : KappaCurveDisplay
+        """
+        from sklearn.utils import _safe_indexing
+
+        method = _check_option(method, "method", _METHODS)
+        if not isinstance(cv_results, dict) or not {"estimator", "indices"} <= set(
+            cv_results
+        ):
+            raise ValueError(
+                "cv_results must be the dict of cross_validate(..., "
+                "return_estimator=True, return_indices=True)."
+            )
+        fprs, kappas, auks, prevs = [], [], [], []
+        pos = pos_label
+        for est, test in zip(cv_results["estimator"], cv_results["indices"]["test"]):
+            score, pos = _response(est, _safe_indexing(X, test), response_method, pos_label)
+            w = None if sample_weight is None else _safe_indexing(sample_weight, test)
+            fpr, tpr, kappa, _, p = _curve_from_scores(
+                _safe_indexing(y, test), score, pos, w, "KappaCurveDisplay"
+            )
+            fprs.append(fpr)
+            kappas.append(kappa)
+            prevs.append(p)
+            auks.append(float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method))
+        disp = cls(
+            fpr=fprs, kappa=kappas, auk=auks, name=name, pos_label=pos, prevalence=prevs
+        )
+        return disp.plot(
+            ax=ax,
+            curve_kwargs=curve_kwargs,
+            plot_chance_level=plot_chance_level,
+            chance_level_kw=chance_level_kw,
+            despine=despine,
         )

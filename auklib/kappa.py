@@ -7,10 +7,12 @@ report version, which numbers the equations (1)-(26).
 import numpy as np
 
 from ._validation import (
+    _broadcast,
     _check_option,
     _check_prevalence,
     _check_rates,
     _is_numeric,
+    _reject_none_and_complex,
     _warn_undefined,
 )
 
@@ -21,12 +23,20 @@ def _kappa_counts(tp, fn, fp, tn):
     """Cohen's kappa of 2x2 tables, no checks; 0/0 gives NaN silently.
 
     Written as ``2 (TP TN - FN FP) / (p_hat n + p n_hat)`` (times the total
-    squared), which equals eqs. (11)-(12) and needs no normalisation.
+    squared), which equals eqs. (11)-(12).  The cells are first divided by a
+    power of two near their total (an exact scaling), so that the products
+    neither overflow (counts of 1e200) nor underflow (weights of 1e-200).
+    The result is clipped to [-1, 1], the range of kappa.
     """
-    num = 2.0 * (tp * tn - fn * fp)
-    den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return num / den
+    tp, fn, fp, tn = (np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn))
+    total = tp + fn + fp + tn
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        _, exponent = np.frexp(total)
+        tp, fn, fp, tn = (np.ldexp(v, -exponent) for v in (tp, fn, fp, tn))
+        num = 2.0 * (tp * tn - fn * fp)
+        den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+        kappa = num / den
+    return np.clip(kappa, -1.0, 1.0, out=kappa if kappa.ndim else None)
 
 
 def kappa_from_confusion(tp, fn, fp, tn):
@@ -77,8 +87,9 @@ def kappa_from_confusion(tp, fn, fp, tn):
     array([0.64 , 0.589])
     """
     names = ("tp", "fn", "fp", "tn")
-    arrays = []
+    arrays = {}
     for name, value in zip(names, (tp, fn, fp, tn)):
+        _reject_none_and_complex(value, name)
         if not _is_numeric(value):
             raise TypeError(f"{name} must be a number or an array of numbers.")
         arr = np.asarray(value, dtype=np.float64)
@@ -86,12 +97,8 @@ def kappa_from_confusion(tp, fn, fp, tn):
             raise ValueError(f"{name} contains NaN or infinite values.")
         if np.any(arr < 0):
             raise ValueError(f"{name} contains negative counts.")
-        arrays.append(arr)
-    try:
-        arrays = np.broadcast_arrays(*arrays)
-    except ValueError:
-        shapes = ", ".join(f"{n}{a.shape}" for n, a in zip(names, arrays))
-        raise ValueError(f"tp, fn, fp, tn cannot be broadcast together: {shapes}.") from None
+        arrays[name] = arr
+    arrays = _broadcast(**arrays)
     tp_, fn_, fp_, tn_ = arrays
     if np.any(tp_ + fn_ + fp_ + tn_ == 0):
         raise ValueError("A confusion matrix sums to zero: there is nothing to score.")
@@ -142,14 +149,43 @@ def kappa_from_rates(tpr, fpr, prevalence):
     t = _check_rates(tpr, "tpr")
     f = _check_rates(fpr, "fpr")
     p = _check_prevalence(prevalence)
+    t, f, p = _broadcast(tpr=t, fpr=f, prevalence=p)
     kappa = _kappa_rates(t, f, p)
     return kappa.item() if np.ndim(kappa) == 0 else kappa
 
 
 def _kappa_rates(t, f, p):
-    """Eq. (19) without checks; the denominator is positive on [0, 1]^2."""
+    """Eq. (19) without checks; the denominator is positive on [0, 1]^2.
+
+    The result is clipped to [-1, 1]: at the corners rounding can otherwise
+    give 1 + 2e-16.  Where a class is rarer than 1e-3 the denominator is
+    summed as n p_hat + p n_hat instead, which keeps its digits.
+    """
     q = 1.0 - 2.0 * p
-    return 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+    kappa = 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
+    rare = np.minimum(p, 1.0 - p) < 1e-3
+    if np.any(rare):
+        # the denominator above loses digits when a class is rare: sum it as
+        # n p_hat + p n_hat there (non-negative terms)
+        kappa = np.where(rare, _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p), kappa)
+    if np.ndim(kappa) == 0:
+        return np.float64(min(1.0, max(-1.0, kappa)))
+    return np.clip(kappa, -1.0, 1.0, out=kappa)
+
+
+def _kappa_pn(t, f, fnr, tnr, p, n):
+    """Kappa from rates with the complements and both class shares given.
+
+    ``fnr = 1 - t`` and ``tnr = 1 - f`` and ``n = 1 - p`` are passed in, so
+    that callers who count can give them exactly (no cancellation when p or
+    t is within rounding of 1).
+    """
+    den = n * (p * t + n * f) + p * (p * fnr + n * tnr)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kappa = 2.0 * p * n * (t - f) / den
+    if np.ndim(kappa) == 0:
+        return np.float64(min(1.0, max(-1.0, kappa))) if kappa == kappa else kappa
+    return np.clip(kappa, -1.0, 1.0, out=kappa)
 
 
 def tpr_from_kappa(kappa, fpr, prevalence):
@@ -177,7 +213,12 @@ def tpr_from_kappa(kappa, fpr, prevalence):
     -------
     tpr : float or ndarray
         The t with ``kappa_from_rates(t, f, p) == kappa``.  A value outside
-        [0, 1] means that no ROC point at this f reaches that kappa.
+        [0, 1] means that no ROC point at this f reaches that kappa.  NaN
+        where the iso-kappa line is vertical: for p >= 3/4 and
+        kappa = -2(1 - p)/(2p - 1) the coefficient of t in eq. (19) vanishes
+        and the points with that kappa form the line f = p/(2p - 1) > 1,
+        outside ROC space, so no ROC point has that kappa and no t answers.
+        (That kappa is below the smallest one possible at p, -2pn/(1 - 2pn).)
 
     Examples
     --------
@@ -190,6 +231,7 @@ def tpr_from_kappa(kappa, fpr, prevalence):
     >>> tpr_from_kappa(0.0, 0.25, 0.3)  # kappa = 0 is the diagonal t = f
     0.25
     """
+    _reject_none_and_complex(kappa, "kappa")
     if not _is_numeric(kappa):
         raise TypeError("kappa must be a number or an array of numbers.")
     k = np.asarray(kappa, dtype=np.float64)
@@ -197,9 +239,15 @@ def tpr_from_kappa(kappa, fpr, prevalence):
         raise ValueError("kappa must lie in [-1, 1].")
     f = _check_rates(fpr, "fpr")
     p = _check_prevalence(prevalence)
+    k, f, p = _broadcast(kappa=k, fpr=f, prevalence=p)
     n = 1.0 - p
     q = 1.0 - 2.0 * p
-    t = (k * p + f * n * (2.0 * p + k * q)) / (p * (2.0 * n - k * q))
+    den = p * (2.0 * n - k * q)
+    # zero up to the rounding of 2n - k q: the iso-kappa line is vertical
+    vertical = np.abs(2.0 * n - k * q) <= 4 * np.finfo(float).eps * (2.0 * n + np.abs(k * q))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (k * p + f * n * (2.0 * p + k * q)) / den
+    t = np.where(vertical, np.nan, t)
     return t.item() if np.ndim(t) == 0 else t
 
 
@@ -218,6 +266,8 @@ def kappa_from_matrix(confusion, *, weights=None):
     confusion : array-like of shape (c, c)
         Counts or shares; rows are true classes, columns predicted classes.
     weights : {None, "linear", "quadratic"}, default=None
+        Disagreement weights: None for unweighted kappa, ``"linear"`` or
+        ``"quadratic"`` for ordered classes.
 
     Returns
     -------
@@ -233,6 +283,7 @@ def kappa_from_matrix(confusion, *, weights=None):
     0.6693
     """
     _check_option(weights, "weights", (None, "linear", "quadratic"))
+    _reject_none_and_complex(confusion, "confusion")
     if not _is_numeric(confusion):
         raise TypeError("confusion must be a numeric square matrix.")
     c = np.asarray(confusion, dtype=np.float64)

@@ -18,7 +18,13 @@ from collections import namedtuple
 
 import numpy as np
 
-from ._validation import _as_1d_numeric, _check_option, _check_same_length
+from ._validation import (
+    _as_1d_numeric,
+    _check_labels,
+    _check_option,
+    _check_same_length,
+    _reject_none_and_complex,
+)
 from .curves import _binary_clf_counts
 
 __all__ = [
@@ -167,28 +173,31 @@ def mww_statistic(signal, response, *, ties="midrank"):
     return float(area2 / (2.0 * tps[-1] * fps[-1]))
 
 
+def _sorted_unique(values, name):
+    try:
+        return np.unique(values)
+    except TypeError:
+        raise TypeError(f"{name} mixes label types that cannot be compared.") from None
+
+
 def _check_multiclass(y_true, y_pred, labels):
-    if isinstance(y_true, (str, bytes)):
-        raise TypeError("y_true must be an array of labels, got a string.")
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise ValueError(f"y_true must be 1-D; got shape {y.shape}.")
+    y = _check_labels(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed.")
-    present = np.unique(y)
+    present = _sorted_unique(y, "y_true")
     if labels is None:
         classes = present
     else:
-        classes = np.asarray(labels)
-        if classes.ndim != 1 or np.unique(classes).shape[0] != classes.shape[0]:
+        classes = _check_labels(labels, "labels")
+        if _sorted_unique(classes, "labels").shape[0] != classes.shape[0]:
             raise ValueError("labels must be a 1-D list of distinct class labels.")
-        unknown = np.setdiff1d(present, classes)
-        if unknown.size:
-            raise ValueError(f"y_true has labels not in labels: {unknown.tolist()[:5]}.")
-        missing = np.setdiff1d(classes, present)
-        if missing.size:
+        unknown = [v for v in present.tolist() if v not in set(classes.tolist())]
+        if unknown:
+            raise ValueError(f"y_true has labels not in labels: {unknown[:5]}.")
+        missing = [v for v in classes.tolist() if v not in set(present.tolist())]
+        if missing:
             raise ValueError(
-                f"Classes {missing.tolist()[:5]} of labels have no samples in "
+                f"Classes {missing[:5]} of labels have no samples in "
                 "y_true, so their pairwise AUCs are undefined."
             )
     if classes.shape[0] < 2:
@@ -196,19 +205,24 @@ def _check_multiclass(y_true, y_pred, labels):
             f"Hand & Till's M needs at least two classes; y_true has "
             f"{classes.shape[0]} ({classes.tolist()})."
         )
+    if y_pred is None:
+        raise TypeError("y_pred is None; pass predicted labels or scores.")
     pred = np.asarray(y_pred)
     if pred.ndim == 1:
+        pred = _check_labels(y_pred, "y_pred")
         if pred.shape[0] != y.shape[0]:
             raise ValueError(
                 f"y_true has {y.shape[0]} samples but y_pred has {pred.shape[0]}."
             )
-        stray = np.setdiff1d(np.unique(pred), classes)
-        if stray.size:
+        known = set(classes.tolist())
+        stray = [v for v in _sorted_unique(pred, "y_pred").tolist() if v not in known]
+        if stray:
             raise ValueError(
-                f"y_pred has predicted labels that are not classes: {stray.tolist()[:5]}."
+                f"y_pred has predicted labels that are not classes: {stray[:5]}."
             )
-        scores = (pred[:, None] == classes[None, :]).astype(np.float64)
+        scores = np.stack([pred == c for c in classes], axis=1).astype(np.float64)
     elif pred.ndim == 2:
+        _reject_none_and_complex(pred, "y_pred")
         if pred.dtype.kind not in "biuf":
             raise TypeError(f"Scores in y_pred must be numeric; got dtype {pred.dtype}.")
         if pred.shape[0] != y.shape[0]:
@@ -227,6 +241,11 @@ def _check_multiclass(y_true, y_pred, labels):
     else:
         raise ValueError(f"y_pred must be 1-D labels or 2-D scores; got shape {pred.shape}.")
     return y, classes, scores
+
+
+def _plain(label):
+    """A numpy scalar as the Python value (str, int, float, ...)."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def hand_till_table(y_true, y_pred, *, labels=None, ties="midrank"):
@@ -257,7 +276,7 @@ def hand_till_table(y_true, y_pred, *, labels=None, ties="midrank"):
     >>> [(r.class_i, r.class_j, r.a_ij) for r in rows]
     [(0, 1, 0.75), (0, 2, 0.625), (1, 2, 0.875)]
     """
-    _check_option(ties, "ties", _TIES)
+    ties = _check_option(ties, "ties", _TIES)
     y, classes, scores = _check_multiclass(y_true, y_pred, labels)
     rows = []
     for a in range(classes.shape[0]):
@@ -268,7 +287,7 @@ def hand_till_table(y_true, y_pred, *, labels=None, ties="midrank"):
             mww_ij = mww_statistic(is_i, scores[mask, a], ties=ties)
             mww_ji = mww_statistic(~is_i, scores[mask, b], ties=ties)
             rows.append(
-                PairwiseAUC(ci.item(), cj.item(), mww_ij, mww_ji, (mww_ij + mww_ji) / 2)
+                PairwiseAUC(_plain(ci), _plain(cj), mww_ij, mww_ji, (mww_ij + mww_ji) / 2)
             )
     return rows
 

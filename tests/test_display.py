@@ -2,6 +2,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
 from sklearn.svm import LinearSVC
 
@@ -18,7 +19,7 @@ def test_from_predictions_sets_attributes():
     rng = np.random.default_rng(0)
     y = (rng.random(200) < 0.2).astype(int)
     s = rng.normal(size=200) + y
-    disp = KappaCurveDisplay.from_predictions(y, s, name="model", method="exact")
+    disp = KappaCurveDisplay.from_predictions(y, s, name="model", plot_chance_level=True)
     fpr, kappa, _ = kappa_curve(y, s)
     np.testing.assert_array_equal(disp.line_.get_xdata(), fpr)
     np.testing.assert_array_equal(disp.line_.get_ydata(), kappa)
@@ -31,7 +32,7 @@ def test_from_predictions_sets_attributes():
 def test_no_chance_level_and_given_axes():
     fig, ax = plt.subplots()
     disp = KappaCurveDisplay.from_predictions([0, 1, 0, 1], [0.2, 0.6, 0.4, 0.9], ax=ax,
-                                              plot_chance_level=False, color="red")
+                                              curve_kwargs={"color": "red"})
     assert disp.ax_ is ax and disp.chance_level_ is None
     assert disp.line_.get_color() == "red"
 
@@ -48,7 +49,7 @@ def test_from_estimator(est):
 
 def test_from_estimator_errors():
     X, y = make_classification(50, random_state=0)
-    with pytest.raises(TypeError, match="not a fitted classifier"):
+    with pytest.raises(NotFittedError):
         KappaCurveDisplay.from_estimator(LogisticRegression(), X, y)
     est = LogisticRegression().fit(X, y)
     with pytest.raises(ValueError, match="pos_label=7"):

@@ -19,6 +19,12 @@ from aukbook.plotting import binormal_auk
 from aukbook.checks import CHECKS, check, describe, tolerance
 from oracles import labels_from_counts, mp_exact_auk
 
+from answers import ch08_metrics_imbalance as ch08_answers  # noqa: E402
+from answers import ch09_how_sure as ch09_answers  # noqa: E402
+from auklib import auk_score  # noqa: E402
+from auklib import friedman_aligned_ranks  # noqa: E402
+from auklib.stats import _aligned_ranks  # noqa: E402
+
 
 def sk_kappa(tp, fn, fp, tn):
     return cohen_kappa_score(*labels_from_counts(tp, fn, fp, tn))
@@ -129,7 +135,7 @@ CORRECT = {
     "ch2-ex-pairs": lambda: roc_auc_score([1, 1, 1, 1, 0, 0, 0, 0],
                                           [0.9, 0.7, 0.7, 0.4, 0.8, 0.7, 0.3, 0.3]),
     "ch2-ex-mix": lambda: (1 / 3, float(np.interp(0.2, [0.1, 0.4], [0.5, 0.8]))),
-    "ch2-ex-flip": lambda: (1 - 0.31, -(2 * 0.31 - 1)),  # Gini changes sign
+    "ch2-ex-flip": lambda: (1 - 0.3125, -(2 * 0.3125 - 1)),  # Gini changes sign
     "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
     "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
@@ -157,6 +163,22 @@ CORRECT = {
     # chapter 7, ch07_rank_reversal
     "ch7-ex-split": ch7_split_count,
     "ch7-ex-hull": ch7_hull_raise,
+
+    # chapter 8 (stats11): the library's exact enumeration and the closed-form
+    # null variance; kappa maximised by brute force over sklearn's kappa
+    "ch8-ex-friedman": lambda: friedman_aligned_ranks(
+        [[0.186, 0.344, 0.311], [0.168, 0.333, 0.191]], method="permutation").p_value,
+    "ch8-ex-null": lambda: (lambda r: 2 * ((r - r.mean(1, keepdims=True)) ** 2).sum() / (
+        2**2 * (3 - 1)))(_aligned_ranks(np.array([[0.186, 0.344, 0.311],
+                                                  [0.168, 0.333, 0.191]]))),
+    "ch8-ex-threshold": lambda: (lambda y, s: max(
+        cohen_kappa_score(y, (s >= c).astype(int)) for c in np.unique(s)))(
+        *ch08_answers.raw_lr_test_scores()),
+    # chapter 9 (stats11): BC levels from scipy's normal; pairing ratio from
+    # the replicates' own spread (a paired bootstrap written out here)
+    "ch9-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
+                               for s in (-1, 1)),
+    "ch9-ex-paired": lambda: _ch9_pairing_ratio(),
     # chapter 10 (kappa among its peers): scikit-learn, the hmeasure package, brentq
     "ch10-ex-tables": lambda: (
         sk_kappa(12, 8, 30, 150),
@@ -168,6 +190,18 @@ CORRECT = {
         brentq(lambda r: r * (2 * 0.533 - 0.067 - r * 0.933) + (1 - r) * 0.067 - 0.204,
                0.5, 1.0)),
 }
+
+
+def _ch9_pairing_ratio(n=2000):
+    y, a, b = ch09_answers.pairing_example()
+    rng = np.random.default_rng(0)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    da, db = np.empty(n), np.empty(n)
+    for i in range(n):
+        idx = np.r_[rng.choice(pos, pos.size), rng.choice(neg, neg.size)]
+        da[i] = auk_score(y[idx], a[idx], method="exact")
+        db[i] = auk_score(y[idx], b[idx], method="exact")
+    return float(np.hypot(da.std(), db.std()) / (da - db).std())
 
 
 def test_every_check_is_tested():

@@ -9,6 +9,7 @@
 """
 
 import json
+from html import escape
 
 import numpy as np
 from scipy.stats import norm
@@ -75,17 +76,52 @@ class PlotlyFigure:
     div_id : str
         Fixed id of the HTML element; keeps stored outputs identical run to
         run (plotly otherwise draws a random one).
+    alt : str, default=None
+        Text alternative for screen readers.  A plotly figure is a ``div``,
+        not an ``<img>``, so the ``alt`` text of a notebook cell's metadata
+        never reaches it.  With ``alt`` the figure's outer ``div`` becomes
+        ``role="img"`` with that ``aria-label`` (a screen reader announces the
+        figure once, by that text), and the text is also written into the
+        page as a visually hidden paragraph, so that it is part of the
+        page's text (search, copy, text-only browsers).  Without it the HTML is plotly's
+        own, unchanged.  The attribute may also be set after construction
+        (``shown.alt = "..."``), for example on ``WithPreview(...).inner``.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))
+    >>> shown = PlotlyFigure(fig, "demo", alt='A "rising" line')
+    >>> html = shown._repr_mimebundle_()["text/html"]
+    >>> html.startswith('<div role="img" aria-label="A &quot;rising&quot; line"')
+    True
+    >>> '<p id="demo-alt" style="position:absolute;' in html
+    True
+    >>> plain = PlotlyFigure(fig, "demo")._repr_mimebundle_()["text/html"]
+    >>> plain == fig.to_html(full_html=False, include_plotlyjs=False, div_id="demo",
+    ...                      config={"responsive": True, "displaylogo": False})
+    True
     """
 
-    def __init__(self, fig, div_id):
+    # visually hidden, still read by screen readers (the usual sr-only rule)
+    _HIDDEN = ("position:absolute;width:1px;height:1px;padding:0;margin:-1px;"
+               "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0;")
+
+    def __init__(self, fig, div_id, alt=None):
         self.fig = fig
         self.div_id = div_id
+        self.alt = alt
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         html = self.fig.to_html(
             full_html=False, include_plotlyjs=False, div_id=self.div_id,
             config={"responsive": True, "displaylogo": False},
         )
+        if self.alt:
+            text = escape(" ".join(str(self.alt).split()), quote=True)
+            desc = f"{self.div_id}-alt"
+            html = (f'<div role="img" aria-label="{text}">'
+                    f'<p id="{desc}" style="{self._HIDDEN}">{text}</p>{html}</div>')
         return {
             "application/vnd.plotly.v1+json": json.loads(self.fig.to_json()),
             "text/html": html,

@@ -27,7 +27,7 @@ ANSWERS = {
              "f coordinate for lambda first."),
     "ch2-ex-flip": Answer(
         form="a pair (AUC, Gini) after every score is multiplied by -1",
-        reference=lambda: (1 - 0.31, 2 * (1 - 0.31) - 1),
+        reference=lambda: (1 - 0.3125, 2 * (1 - 0.3125) - 1),
         hint="flipping the sign turns every won pair into a lost one and leaves ties "
              "alone; then use eq. (10)."),
 }

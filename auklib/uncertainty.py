@@ -1,0 +1,619 @@
+"""How sure are we of an AUK?  Bootstrap intervals and paired comparisons.
+
+The AUK of a test set is an estimate: another test set from the same
+population would give another value.  This module resamples the test set with
+the class counts held fixed (a stratified bootstrap), so that every replicate
+has the test set's class share, on which the AUK's scale depends.
+
+How a replicate is computed
+---------------------------
+The scores are sorted once.  A bootstrap replicate draws, for each class
+separately, multinomial counts over that class's cases (how often each case
+is drawn), and the AUK of the replicate follows from cumulative sums of those
+counts along the sorted order: no replicate is ever sorted.  Consecutive
+cases of one class lie on one straight (horizontal or vertical) piece of the
+ROC curve, along which kappa is a single linear-fractional function, so each
+such run is one segment of the exact integral whatever the counts.  Tied
+scores of both classes form a diagonal segment of their own.  A replicate
+thus costs O(n) array work, and the replicates are processed in 2-D batches.
+"""
+
+import math
+import numbers
+import warnings
+from collections import namedtuple
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from ._validation import (
+    _as_1d_numeric,
+    _check_binary_inputs,
+    _check_same_length,
+    _warn_undefined,
+)
+from .curves import _exact_segments
+
+__all__ = [
+    "AUKInterval",
+    "AUKComparison",
+    "AUCInterval",
+    "auk_confidence_interval",
+    "auk_compare",
+    "auc_confidence_interval",
+]
+
+AUKInterval = namedtuple("AUKInterval", ["estimate", "low", "high", "standard_error"])
+AUKInterval.__doc__ = """\
+Result of :func:`auk_confidence_interval`.
+
+Attributes
+----------
+estimate : float
+    The exact AUK of the test set (``auk_score(..., method="exact")``).
+low, high : float
+    The bias-corrected percentile (BC) bootstrap interval.
+standard_error : float
+    Standard deviation of the bootstrap replicates.
+"""
+
+AUKComparison = namedtuple("AUKComparison", ["difference", "low", "high", "p_value"])
+AUKComparison.__doc__ = """\
+Result of :func:`auk_compare`.
+
+Attributes
+----------
+difference : float
+    AUK of ``y_score_a`` minus AUK of ``y_score_b`` (both exact).
+low, high : float
+    Bias-corrected percentile interval of the difference.
+p_value : float
+    Two-sided bootstrap p-value of "no difference": the smallest level
+    at which the interval of that level excludes 0.
+"""
+
+AUCInterval = namedtuple("AUCInterval", ["estimate", "low", "high", "standard_error"])
+AUCInterval.__doc__ = """\
+Result of :func:`auc_confidence_interval`.
+
+Attributes
+----------
+estimate : float
+    The AUC (Mann-Whitney statistic, ties counting one half).
+low, high : float
+    DeLong's normal interval, clipped to [0, 1].
+standard_error : float
+    DeLong's standard error.
+"""
+
+# Fewer cases than this in a class: warn that the interval is unreliable.
+# Chosen from the coverage simulations of the test suite and of the book's
+# chapter 9: with 10 positives the 95% interval covers about 0.92-0.94.
+_MIN_CASES = 10
+# Size of a 2-D batch: drawn case numbers (8 MB of int32) and run counts.
+_BATCH_ELEMENTS = 2_000_000
+_BATCH_RUNS = 32_768
+
+
+def _check_options(confidence_level, n_resamples):
+    if (
+        isinstance(confidence_level, bool)
+        or not isinstance(confidence_level, numbers.Real)
+        or not 0 < confidence_level < 1
+    ):
+        raise ValueError(
+            "confidence_level must be a number strictly between 0 and 1; "
+            f"got {confidence_level!r}."
+        )
+    if (
+        isinstance(n_resamples, bool)
+        or not isinstance(n_resamples, numbers.Integral)
+        or n_resamples < 1
+    ):
+        raise ValueError(
+            f"n_resamples must be a positive integer; got {n_resamples!r}."
+        )
+    return float(confidence_level), int(n_resamples)
+
+
+class _Curve:
+    """One classifier's scores, sorted once and cut into the pieces of its ROC path.
+
+    Tied scores form groups; consecutive groups holding only positives (or
+    only negatives) form a run, and a group holding both is a run of its
+    own.  Only the runs that hold negatives move along f: a run of positives
+    alone is a vertical step, over which the integral of kappa df is zero.
+    Those m runs are the *segments* of every replicate.  ``run_pos[i]`` is
+    the bucket of positive case i: ``2 s`` when its run comes before segment
+    s and holds positives only, ``2 s + 1`` when it lies in segment s (tied
+    with negatives).  ``run_neg[j]`` is the segment of negative case j.
+    Cases are numbered in the caller's order within each class; segments are
+    numbered from the highest score down.
+    """
+
+    def __init__(self, pos_score, neg_score):
+        n_pos = pos_score.shape[0]
+        score = np.concatenate((pos_score, neg_score))
+        order = np.argsort(score, kind="stable")[::-1]
+        s = score[order]
+        y = order < n_pos
+        # groups of tied scores
+        new_group = np.concatenate(([True], s[1:] != s[:-1]))
+        group = np.cumsum(new_group) - 1
+        n_groups = group[-1] + 1
+        g_pos = np.bincount(group, weights=y, minlength=n_groups)
+        g_all = np.bincount(group, minlength=n_groups)
+        kind = np.where(g_pos == 0, 0, np.where(g_pos == g_all, 1, 2))
+        # runs: consecutive pure groups of one class; a mixed group alone
+        new_run = np.ones(n_groups, dtype=bool)
+        new_run[1:] = (kind[1:] != kind[:-1]) | (kind[1:] == 2)
+        run = np.cumsum(new_run) - 1
+        run_kind = kind[new_run]
+        is_segment = run_kind != 1
+        segments_before = np.cumsum(is_segment) - is_segment
+        self.n_segments = int(np.count_nonzero(is_segment))
+        self.n_runs = int(run[-1] + 1)  # sets the batch size of _replicates
+        run_of_case = np.empty(score.shape[0], dtype=np.intp)
+        run_of_case[order] = run[group]
+        rp, rn = run_of_case[:n_pos], run_of_case[n_pos:]
+        self.run_pos = 2 * segments_before[rp] + (run_kind[rp] == 2)
+        self.run_neg = segments_before[rn]
+
+    @staticmethod
+    def _counts(bucket, n_buckets, draws, weight):
+        """(Weighted) number of drawn cases in each bucket, one row per replicate."""
+        rows = draws.shape[0]
+        idx = bucket[draws]
+        # One bincount per row: a short output array stays in cache.
+        out = np.empty((rows, n_buckets))
+        for i in range(rows):
+            out[i] = np.bincount(
+                idx[i],
+                weights=None if weight is None else weight[i],
+                minlength=n_buckets,
+            )
+        return out
+
+    def auk(self, pos_draws, neg_draws, pos_w, neg_w, p):
+        """Exact AUK of each replicate (row) given its drawn case numbers."""
+        m = self.n_segments
+        cp = self._counts(self.run_pos, 2 * m + 1, pos_draws, pos_w)
+        cn = self._counts(self.run_neg, m, neg_draws, neg_w)
+        tot_p = cp.sum(axis=1, keepdims=True)
+        tot_n = cn.sum(axis=1, keepdims=True)
+        np.cumsum(cp, axis=1, out=cp[:, :])  # cp is reused: counts -> cumulative
+        pos_before = cp[:, 0 : 2 * m : 2]  # positives above segment s
+        rise = cp[:, 1 : 2 * m + 1 : 2] - pos_before  # positives tied inside it
+        neg_in = cn
+        neg_before = np.cumsum(cn, axis=1) - neg_in
+        p = np.asarray(p, dtype=np.float64).reshape(-1, 1)
+        return _exact_segments(
+            neg_before / tot_n, pos_before / tot_p, neg_in / tot_n, rise / tot_p,
+            (tot_p - pos_before) / tot_p, (tot_n - neg_before) / tot_n,
+            np.broadcast_to(p, (cp.shape[0], 1)), 1.0 - p,
+        )
+
+
+def _prepare(y_true, scores, pos_label, sample_weight, caller):
+    """Validate; split the cases by class.  None if only one class is present."""
+    y_pos = score = None
+    parts = []
+    for name, s in scores.items():
+        y_pos, score, weight = _check_binary_inputs(y_true, s, pos_label, sample_weight)
+        parts.append((name, score))
+    keep = np.ones(y_pos.shape[0], dtype=bool) if weight is None else weight > 0
+    y_pos = y_pos[keep]
+    n_pos, n_neg = int(np.count_nonzero(y_pos)), int(np.count_nonzero(~y_pos))
+    if n_pos == 0 or n_neg == 0:
+        missing = "positive" if n_pos == 0 else "negative"
+        _warn_undefined(
+            f"Only one class is present in y_true (no {missing} samples), so the "
+            f"AUK is undefined; {caller} returns NaN."
+        )
+        return None
+    if min(n_pos, n_neg) < _MIN_CASES:
+        few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
+        warnings.warn(
+            f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: a bootstrap "
+            f"from fewer than {_MIN_CASES} cases of a class is unreliable (its "
+            "intervals cover less often than they claim). Collect more cases "
+            "of that class, or report the estimate with that caveat.",
+            UserWarning,
+            stacklevel=3,
+        )
+    curves = [
+        _Curve(score[keep][y_pos], score[keep][~y_pos]) for _, score in parts
+    ]
+    if weight is None:
+        return curves, None, None
+    weight = weight[keep]
+    return curves, weight[y_pos], weight[~y_pos]
+
+
+def _replicates(curves, w_pos, w_neg, n_resamples, random_state):
+    """Estimates and bootstrap replicates of each curve's exact AUK.
+
+    ``w_pos``/``w_neg`` are the case weights, or None when unweighted.  Each
+    replicate draws N+ positive and N- negative case numbers uniformly with
+    replacement (multinomial counts per class); the draws are made in 2-D
+    batches and shared by all curves (paired resampling).
+    """
+    rng = np.random.default_rng(random_state)
+    n_pos, n_neg = curves[0].run_pos.shape[0], curves[0].run_neg.shape[0]
+    all_pos, all_neg = np.arange(n_pos), np.arange(n_neg)
+
+    def share(pw, nw):
+        if pw is None:
+            return n_pos / (n_pos + n_neg)
+        return float(pw.sum() / (pw.sum() + nw.sum()))
+
+    p0 = share(w_pos, w_neg)
+    one_pos, one_neg = all_pos[None, :], all_neg[None, :]
+    wp0 = None if w_pos is None else w_pos[None, :]
+    wn0 = None if w_neg is None else w_neg[None, :]
+    estimates = np.array([c.auk(one_pos, one_neg, wp0, wn0, [p0])[0] for c in curves])
+    reps = np.empty((len(curves), n_resamples))
+    dtype = np.int32 if max(n_pos, n_neg) < 2**31 else np.int64
+    max_runs = max(c.n_runs for c in curves)
+    # Batches of replicates: enough rows to amortise the per-call overhead on
+    # small test sets, few enough that the per-run arrays stay in cache.
+    batch = max(1, min(_BATCH_ELEMENTS // (n_pos + n_neg), _BATCH_RUNS // max_runs))
+    for start in range(0, n_resamples, batch):
+        rows = min(batch, n_resamples - start)
+        pos_draws = rng.integers(0, n_pos, size=(rows, n_pos), dtype=dtype)
+        neg_draws = rng.integers(0, n_neg, size=(rows, n_neg), dtype=dtype)
+        if w_pos is None:
+            pw = nw = None
+            p = np.full(rows, p0)
+        else:
+            pw, nw = w_pos[pos_draws], w_neg[neg_draws]
+            sp, sn = pw.sum(axis=1), nw.sum(axis=1)
+            p = sp / (sp + sn)
+        for j, c in enumerate(curves):
+            reps[j, start : start + rows] = c.auk(pos_draws, neg_draws, pw, nw, p)
+    return estimates, reps
+
+
+def _bc_interval(estimate, reps, confidence_level):
+    """Bias-corrected percentile interval (Efron 1981; Efron & Tibshirani 1993).
+
+    z0 = Phi^-1(share of replicates below the estimate, ties counting half);
+    the interval is the percentile interval at Phi(2 z0 +- z_{1-alpha/2}).
+    """
+    below = (np.count_nonzero(reps < estimate) + 0.5 * np.count_nonzero(reps == estimate))
+    share = below / reps.shape[0]
+    share = min(max(share, 0.5 / reps.shape[0]), 1 - 0.5 / reps.shape[0])
+    z0 = ndtri(share)
+    z = ndtri(0.5 + confidence_level / 2)
+    lo_q, hi_q = ndtr(2 * z0 - z), ndtr(2 * z0 + z)
+    low, high = np.quantile(reps, [lo_q, hi_q])
+    return float(low), float(high), float(z0)
+
+
+def auk_confidence_interval(
+    y_true,
+    y_score,
+    *,
+    confidence_level=0.95,
+    n_resamples=2000,
+    random_state=None,
+    pos_label=None,
+    sample_weight=None,
+):
+    """Bootstrap confidence interval for the AUK, class counts held fixed.
+
+    The test set is resampled with replacement within each class (a
+    stratified bootstrap), so that every replicate has as many positive and
+    negative cases as the test set.  The AUK's scale depends on the class
+    share, so a replicate with another class share would estimate another
+    quantity.  Each replicate's AUK is the exact integral along the
+    replicate's empirical ROC curve (``auk_score(..., method="exact")``).
+
+    The interval is the bias-corrected percentile (BC) interval: with ``z0``
+    the normal quantile of the share of replicates below the estimate, the
+    ends are the replicates' quantiles at ``Phi(2 z0 -+ z)``,
+    ``z = Phi^-1((1 + confidence_level) / 2)``.  Why this one: the AUK's
+    sampling distribution is skewed when positives are few, and its
+    estimate slightly biased.  In simulations of binormal test sets (class
+    shares 0.01 to 0.5, 10 to 100 positives; table in chapter 9 of the book)
+    the BC interval held the nominal coverage best: with 10 positives it
+    covered 0.92-0.94 where the percentile interval covered about 0.91,
+    the normal interval (estimate +- z SE) 0.89 and the basic interval
+    0.86-0.88; from 30 positives on all four covered 0.93-0.97.  The BCa interval's
+    acceleration needs a jackknife (n recomputations, O(n^2)) and the
+    studentized interval a nested bootstrap; neither was used.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    confidence_level : float, default=0.95
+        Strictly between 0 and 1.
+    n_resamples : int, default=2000
+        Number of bootstrap replicates.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the resampling.
+    pos_label : int, float, bool or str, default=None
+        The positive label.  None means 1 (or True).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative case weights.  The cases are resampled (class counts
+        fixed) and carry their weights into the replicate.
+
+    Returns
+    -------
+    result : AUKInterval
+        Named tuple ``(estimate, low, high, standard_error)``.  All NaN, with
+        an :class:`~auklib.UndefinedMetricWarning`, when ``y_true`` holds one
+        class only.
+
+    Warns
+    -----
+    UserWarning
+        When a class has fewer than 10 cases: the bootstrap then undercovers.
+
+    See Also
+    --------
+    auk_compare : Paired comparison of two classifiers' AUKs.
+    auk_score : The AUK itself.
+
+    Notes
+    -----
+    Speed: the scores are sorted once; each replicate is drawn as
+    multinomial counts over the sorted cases of each class, and its exact AUK
+    follows from cumulative sums of the counts, in O(n) without sorting.
+
+    With very few positives the bootstrap cannot see what was not sampled:
+    with about 10 positive cases the 95% interval covers only 0.92-0.94,
+    and below that less.  Report the interval with that caveat, or collect
+    more positive cases.
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
+       Chapman & Hall, 1993, Chapters 13-14.
+    .. [2] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
+       alternative to the AUC", Engineering Applications of Artificial
+       Intelligence 25(5), 1082-1089, 2012.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from auklib import auk_confidence_interval
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.r_[np.ones(50), np.zeros(450)]
+    >>> s = np.r_[rng.normal(1.5, 1, 50), rng.normal(0, 1, 450)]
+    >>> ci = auk_confidence_interval(y, s, random_state=0)
+    >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
+    0.189 [0.163, 0.209]
+    """
+    confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
+    prepared = _prepare(
+        y_true, {"y_score": y_score}, pos_label, sample_weight,
+        "auk_confidence_interval",
+    )
+    if prepared is None:
+        nan = float("nan")
+        return AUKInterval(nan, nan, nan, nan)
+    curves, w_pos, w_neg = prepared
+    est, reps = _replicates(curves, w_pos, w_neg, n_resamples, random_state)
+    low, high, _ = _bc_interval(est[0], reps[0], confidence_level)
+    se = float(np.std(reps[0], ddof=1)) if n_resamples > 1 else float("nan")
+    return AUKInterval(float(est[0]), low, high, se)
+
+
+def auk_compare(
+    y_true,
+    y_score_a,
+    y_score_b,
+    *,
+    confidence_level=0.95,
+    n_resamples=2000,
+    random_state=None,
+    pos_label=None,
+    sample_weight=None,
+):
+    """Paired bootstrap comparison of the AUKs of two classifiers.
+
+    Both score vectors belong to the same cases.  Each replicate draws one
+    stratified resample of the cases and computes both AUKs on it, so the
+    difference keeps the correlation between the classifiers (which makes
+    the comparison much sharper than two separate intervals).
+
+    The interval is the bias-corrected percentile interval of the
+    difference, as in :func:`auk_confidence_interval`; the p-value is the
+    smallest ``1 - confidence_level`` at which that interval excludes 0
+    (two-sided), so ``p_value < 1 - confidence_level`` exactly when the
+    interval excludes 0.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score_a, y_score_b : array-like of shape (n_samples,)
+        The two classifiers' scores for the same cases.
+    confidence_level : float, default=0.95
+        Strictly between 0 and 1.
+    n_resamples : int, default=2000
+        Number of bootstrap replicates.
+    random_state : None, int or numpy.random.Generator, default=None
+        Seed of the resampling.
+    pos_label : int, float, bool or str, default=None
+        The positive label.  None means 1 (or True).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative case weights.
+
+    Returns
+    -------
+    result : AUKComparison
+        Named tuple ``(difference, low, high, p_value)`` with
+        ``difference = AUK(a) - AUK(b)``.  All NaN, with an
+        :class:`~auklib.UndefinedMetricWarning`, for a single class.
+
+    Warns
+    -----
+    UserWarning
+        When a class has fewer than 10 cases.
+
+    See Also
+    --------
+    auk_confidence_interval : Interval for one classifier.
+
+    Notes
+    -----
+    The p-value's resolution is limited by ``n_resamples``: it is never
+    below ``1 / n_resamples`` (roughly); ask for more replicates to resolve
+    small p-values.  In simulations with equal population AUKs the test
+    rejected at 5.0% of 800 test sets with 200 positive cases and 5.3% with
+    50, but 6.6% with 20 and 9.5% with 10: with few positives the paired
+    bootstrap test is too liberal, so treat p-values near the level with
+    caution there (binormal scores, two noisy views of one latent score).
+
+    References
+    ----------
+    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
+       Chapman & Hall, 1993, Chapter 16.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from auklib import auk_compare
+    >>> rng = np.random.default_rng(0)
+    >>> y = np.r_[np.ones(100), np.zeros(900)]
+    >>> latent = np.r_[rng.normal(1.5, 1, 100), rng.normal(0, 1, 900)]
+    >>> a = latent + rng.normal(0, 0.3, 1000)   # a sharper view of the signal
+    >>> b = latent + rng.normal(0, 1.0, 1000)   # a noisier one
+    >>> res = auk_compare(y, a, b, random_state=0)
+    >>> print(f"{res.difference:.3f} [{res.low:.3f}, {res.high:.3f}] "
+    ...       f"p = {res.p_value:.4f}")
+    0.027 [0.009, 0.045] p = 0.0045
+    """
+    confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
+    a = _as_1d_numeric(y_score_a, "y_score_a")
+    b = _as_1d_numeric(y_score_b, "y_score_b")
+    _check_same_length(y_score_a=a, y_score_b=b)
+    prepared = _prepare(
+        y_true, {"y_score_a": a, "y_score_b": b}, pos_label,
+        sample_weight, "auk_compare",
+    )
+    if prepared is None:
+        nan = float("nan")
+        return AUKComparison(nan, nan, nan, nan)
+    curves, w_pos, w_neg = prepared
+    est, reps = _replicates(curves, w_pos, w_neg, n_resamples, random_state)
+    diff, d_reps = float(est[0] - est[1]), reps[0] - reps[1]
+    low, high, z0 = _bc_interval(diff, d_reps, confidence_level)
+    # Invert the BC interval: 0 sits at replicate quantile F(0); the BC
+    # interval of level 1 - alpha has 0 at an end when
+    # Phi^-1(F(0)) = 2 z0 -+ z_{1-alpha/2}.
+    m = d_reps.shape[0]
+    f0 = (np.count_nonzero(d_reps < 0) + 0.5 * np.count_nonzero(d_reps == 0)) / m
+    f0 = min(max(f0, 0.5 / m), 1 - 0.5 / m)
+    z_edge = abs(ndtri(f0) - 2 * z0)
+    p_value = float(min(1.0, 2 * ndtr(-z_edge)))
+    return AUKComparison(diff, low, high, p_value)
+
+
+def auc_confidence_interval(y_true, y_score, *, confidence_level=0.95, pos_label=None):
+    """DeLong's confidence interval for the AUC, for comparison with the AUK's.
+
+    The AUC is the mean of the placement values ``V_i`` of the positive
+    cases (the share of negatives each one outscores, ties counting one
+    half), and equally the mean of ``1 - W_j`` over the negatives, with
+    ``W_j`` the share of positives each negative outscores.  DeLong,
+    DeLong & Clarke-Pearson (1988) estimate its variance as::
+
+        Var(AUC) = var(V) / N+ + var(W) / N-
+
+    (sample variances).  The interval is built on the logit scale,
+    ``logit(AUC) +- z SE / (AUC (1 - AUC))``, and mapped back, so it stays
+    inside (0, 1): in simulations of binormal data (d = 1.5) it covered
+    0.93-0.95 from 20 positive cases on, where the plain ``AUC +- z SE``
+    covered 0.89-0.94.  The placements come from mid-ranks: one sort.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels.
+    y_score : array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    confidence_level : float, default=0.95
+        Strictly between 0 and 1.
+    pos_label : int, float, bool or str, default=None
+        The positive label.  None means 1 (or True).
+
+    Returns
+    -------
+    result : AUCInterval
+        Named tuple ``(estimate, low, high, standard_error)``; all NaN with
+        an :class:`~auklib.UndefinedMetricWarning` for a single class.
+
+    Warns
+    -----
+    UserWarning
+        When a class has fewer than 10 cases.
+
+    See Also
+    --------
+    auk_confidence_interval : The bootstrap interval for the AUK.
+
+    Notes
+    -----
+    With an AUC of exactly 0 or 1 the estimated variance is 0 and the
+    interval shrinks to the point; with few cases of a class the interval is
+    too short (with 10 positive cases it covered about 0.90).
+
+    References
+    ----------
+    .. [1] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the
+       areas under two or more correlated receiver operating characteristic
+       curves: a nonparametric approach", Biometrics 44, 837-845, 1988.
+
+    Examples
+    --------
+    >>> from auklib import auc_confidence_interval
+    >>> res = auc_confidence_interval([0, 0, 1, 0, 1, 1] * 5,
+    ...                               [0.1, 0.4, 0.35, 0.8, 0.7, 0.9] * 5)
+    >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}]")
+    0.6667 [0.4467, 0.8321]
+    """
+    from scipy.stats import rankdata
+
+    confidence_level, _ = _check_options(confidence_level, 1)
+    y_pos, score, _ = _check_binary_inputs(y_true, y_score, pos_label, None)
+    n_pos, n_neg = int(np.count_nonzero(y_pos)), int(np.count_nonzero(~y_pos))
+    if n_pos == 0 or n_neg == 0:
+        missing = "positive" if n_pos == 0 else "negative"
+        _warn_undefined(
+            f"Only one class is present in y_true (no {missing} samples), so the "
+            "AUC is undefined; auc_confidence_interval returns NaN."
+        )
+        nan = float("nan")
+        return AUCInterval(nan, nan, nan, nan)
+    if min(n_pos, n_neg) < _MIN_CASES:
+        few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
+        warnings.warn(
+            f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: DeLong's "
+            f"normal interval from fewer than {_MIN_CASES} cases of a class is "
+            "unreliable.",
+            UserWarning,
+            stacklevel=2,
+        )
+    ranks = rankdata(score)
+    pos_s, neg_s = score[y_pos], score[~y_pos]
+    v = (ranks[y_pos] - rankdata(pos_s)) / n_neg   # placements of positives
+    w = (ranks[~y_pos] - rankdata(neg_s)) / n_pos  # of negatives, 1 - W_j
+    auc = float(v.mean())
+    var = (np.var(v, ddof=1) / n_pos if n_pos > 1 else 0.0) + (
+        np.var(w, ddof=1) / n_neg if n_neg > 1 else 0.0
+    )
+    se = math.sqrt(var)
+    z = float(ndtri(0.5 + confidence_level / 2))
+    if se == 0 or not 0 < auc < 1:
+        return AUCInterval(auc, auc, auc, se)
+    centre = math.log(auc / (1 - auc))
+    half = z * se / (auc * (1 - auc))
+    low = 1 / (1 + math.exp(-(centre - half)))
+    high = 1 / (1 + math.exp(-(centre + half)))
+    return AUCInterval(auc, low, high, se)

@@ -1,0 +1,47 @@
+"""Chapter 9: how sure are we?"""
+
+import numpy as np
+from scipy.stats import norm
+
+from auklib import auk_compare, auk_confidence_interval
+
+from . import Answer
+
+
+def _bc_levels():
+    z0, z = norm.ppf(0.6), norm.ppf(0.975)
+    return (float(norm.cdf(2 * z0 - z)), float(norm.cdf(2 * z0 + z)))
+
+
+def pairing_example():
+    """The two classifiers of the chapter's section on paired comparison."""
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(50, dtype=int), np.zeros(450, dtype=int)]
+    latent = np.r_[rng.normal(1.5, 1, 50), rng.normal(0, 1, 450)]
+    a = latent + rng.normal(0, 0.5, latent.size)
+    b = latent + rng.normal(0, 0.8, latent.size)
+    return y, a, b
+
+
+def _pairing_ratio():
+    y, a, b = pairing_example()
+    res = auk_compare(y, a, b, n_resamples=2000, random_state=0)
+    se_a = auk_confidence_interval(y, a, n_resamples=2000, random_state=0).standard_error
+    se_b = auk_confidence_interval(y, b, n_resamples=2000, random_state=0).standard_error
+    return float(np.hypot(se_a, se_b) / ((res.high - res.low) / (2 * norm.ppf(0.975))))
+
+
+ANSWERS = {
+    "ch9-ex-bc": Answer(
+        form="the pair (low_level, high_level) of quantile levels",
+        reference=_bc_levels,
+        hint="z0 is the normal quantile of the share below the estimate; the "
+             "levels are Phi(2 z0 - z) and Phi(2 z0 + z) with z for 97.5%.",
+        atol=5e-4),
+    "ch9-ex-paired": Answer(
+        form="the ratio of the unpaired to the paired standard error (a number)",
+        reference=_pairing_ratio,
+        hint="the unpaired standard error combines the two separate standard "
+             "errors as if independent: the square root of the sum of squares.",
+        atol=0.05),
+}

@@ -1,0 +1,293 @@
+"""Bootstrap intervals and paired comparisons for the AUK (auklib.uncertainty).
+
+The statistical tests simulate binormal data (negatives N(0, 1), positives
+N(d, 1)) whose population AUK is known, and check coverage and error rates
+against their nominal values with a Monte-Carlo allowance of three standard
+errors.  They are small and seeded; a failure means the procedure (or the
+random stream) changed, not bad luck with a fixed seed.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+from scipy.stats import norm
+
+from aukbook.plotting import binormal_auk
+from auklib import (
+    UndefinedMetricWarning,
+    auc_confidence_interval,
+    auk_compare,
+    auk_confidence_interval,
+    auk_score,
+)
+from auklib.uncertainty import _prepare
+
+
+def _binormal(rng, n_pos, n_neg, d):
+    y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+    s = np.r_[rng.normal(d, 1, n_pos), rng.normal(0, 1, n_neg)]
+    return y, s
+
+
+def _kappa_19(f, t, p):
+    """Eq. (19): kappa of the ROC point (f, t) at class share p."""
+    return 2 * p * (1 - p) * (t - f) / (p + (1 - 2 * p) * (p * t + (1 - p) * f))
+
+
+@pytest.mark.parametrize("d, p", [(1.5, 0.1), (1.0, 0.02), (2.0, 0.5)])
+def test_population_auk_by_quadrature_of_eq_19(d, p):
+    roc = lambda f: norm.sf(norm.isf(f) - d)  # noqa: E731
+    value, _ = quad(lambda f: _kappa_19(f, roc(f), p), 0, 1, limit=200)
+    assert binormal_auk(d, p) == pytest.approx(value, abs=1e-7)
+
+
+# --------------------------------------------------------------------------
+# The replicates are exact AUKs of resampled test sets
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_replicate_is_the_exact_auk_of_the_resampled_cases(ties, weighted):
+    rng = np.random.default_rng(3)
+    y, s = _binormal(rng, 30, 170, 1.0)
+    if ties:
+        s = np.round(s, 1)
+    w = rng.uniform(0.5, 2.0, y.shape[0]) if weighted else None
+    curves, w_pos, w_neg = _prepare(y, {"s": s}, None, w, "test")
+    sp, sn = s[y == 1], s[y == 0]
+    for _ in range(4):
+        dp = rng.integers(0, sp.shape[0], sp.shape[0])
+        dn = rng.integers(0, sn.shape[0], sn.shape[0])
+        pw = None if w is None else w[y == 1][dp]
+        nw = None if w is None else w[y == 0][dn]
+        p = 30 / 200 if w is None else pw.sum() / (pw.sum() + nw.sum())
+        got = curves[0].auk(dp[None], dn[None], None if pw is None else pw[None],
+                            None if nw is None else nw[None], [p])[0]
+        ww = None if w is None else np.r_[pw, nw]
+        ref = auk_score(np.r_[np.ones(30), np.zeros(170)], np.r_[sp[dp], sn[dn]],
+                        sample_weight=ww, method="exact")
+        assert got == pytest.approx(ref, abs=1e-12)
+
+
+def test_estimate_is_the_exact_auk_and_results_are_reproducible():
+    rng = np.random.default_rng(0)
+    y, s = _binormal(rng, 40, 360, 1.2)
+    s = np.round(s, 1)                                  # ties too
+    ci = auk_confidence_interval(y, s, n_resamples=300, random_state=1)
+    assert ci.estimate == pytest.approx(auk_score(y, s, method="exact"), abs=1e-12)
+    assert ci.low < ci.estimate < ci.high and ci.standard_error > 0
+    again = auk_confidence_interval(y, s, n_resamples=300,
+                                    random_state=np.random.default_rng(1))
+    assert again == ci
+    other = auk_confidence_interval(y, s, n_resamples=300, random_state=2)
+    assert other != ci
+
+
+def test_class_counts_are_fixed():
+    # Perfect separation: every stratified replicate is perfect too, with the
+    # test set's class share, so its AUK is the same number.  Resampling the
+    # cases without strata would change the share and hence the AUK.
+    y = np.r_[np.ones(20), np.zeros(180)]
+    s = np.r_[np.linspace(2, 3, 20), np.linspace(0, 1, 180)]
+    ci = auk_confidence_interval(y, s, n_resamples=200, random_state=0)
+    assert ci.low == pytest.approx(ci.estimate, abs=1e-12)
+    assert ci.high == pytest.approx(ci.estimate, abs=1e-12)
+    assert ci.standard_error == pytest.approx(0, abs=1e-12)
+
+
+def test_pos_label_and_weights():
+    rng = np.random.default_rng(5)
+    y, s = _binormal(rng, 30, 120, 1.0)
+    labels = np.where(y == 1, "bad", "good")
+    a = auk_confidence_interval(y, s, n_resamples=200, random_state=0)
+    b = auk_confidence_interval(labels, s, n_resamples=200, random_state=0,
+                                pos_label="bad")
+    assert a == b
+    w = np.ones_like(s)
+    c = auk_confidence_interval(y, s, n_resamples=200, random_state=0, sample_weight=w)
+    assert c.estimate == pytest.approx(a.estimate, abs=1e-12)
+    assert c.low == pytest.approx(a.low, abs=1e-12)
+    w = rng.uniform(0.5, 2, s.shape[0])
+    c = auk_confidence_interval(y, s, n_resamples=200, random_state=0, sample_weight=w)
+    assert c.estimate == pytest.approx(auk_score(y, s, sample_weight=w, method="exact"))
+
+
+def test_compare_is_paired_and_antisymmetric():
+    rng = np.random.default_rng(7)
+    y, s = _binormal(rng, 50, 450, 1.5)
+    a = s + rng.normal(0, 0.3, s.shape[0])
+    b = s + rng.normal(0, 0.3, s.shape[0])
+    ab = auk_compare(y, a, b, n_resamples=500, random_state=0)
+    ba = auk_compare(y, b, a, n_resamples=500, random_state=0)
+    assert ab.difference == pytest.approx(
+        auk_score(y, a, method="exact") - auk_score(y, b, method="exact"))
+    assert ba.difference == pytest.approx(-ab.difference)
+    assert ba.low == pytest.approx(-ab.high) and ba.high == pytest.approx(-ab.low)
+    assert ab.p_value == pytest.approx(ba.p_value)
+    # Paired: the interval of a difference between two strongly correlated
+    # classifiers is much narrower than either classifier's own interval.
+    ca = auk_confidence_interval(y, a, n_resamples=500, random_state=0)
+    assert ab.high - ab.low < 0.6 * (ca.high - ca.low)
+    # A classifier against itself: difference 0 in every replicate.
+    same = auk_compare(y, a, a, n_resamples=100, random_state=0)
+    assert same.difference == 0 and same.low == 0 and same.high == 0
+    assert same.p_value == 1
+
+
+# --------------------------------------------------------------------------
+# Coverage, size and power by simulation
+
+
+@pytest.mark.parametrize("p, n_cases", [(0.01, 3000), (0.05, 600), (0.2, 150), (0.5, 100)])
+def test_interval_covers_the_population_auk(p, n_cases):
+    reps, d = 250, 1.5
+    n_pos = int(round(p * n_cases))
+    truth = binormal_auk(d, n_pos / n_cases)
+    rng = np.random.default_rng(int(1000 * p) + n_cases)
+    hits = 0
+    for r in range(reps):
+        y, s = _binormal(rng, n_pos, n_cases - n_pos, d)
+        ci = auk_confidence_interval(y, s, n_resamples=300, random_state=r)
+        hits += ci.low <= truth <= ci.high
+    se = math.sqrt(0.95 * 0.05 / reps)
+    assert 0.95 - 3 * se <= hits / reps <= 0.95 + 3 * se
+
+
+def test_paired_test_holds_its_size_and_has_power():
+    # Two views of one latent score: a = latent + e1, b = latent + e2.  Under
+    # the null the noise levels are equal (equal population AUKs); for power,
+    # b is noisier.
+    reps, n_pos, n_neg = 200, 50, 450
+    rng = np.random.default_rng(11)
+    null_rejections = power_rejections = 0
+    for r in range(reps):
+        y, latent = _binormal(rng, n_pos, n_neg, 1.5)
+        a = latent + rng.normal(0, 0.5, latent.shape[0])
+        b = latent + rng.normal(0, 0.5, latent.shape[0])
+        worse = latent + rng.normal(0, 1.5, latent.shape[0])
+        null_rejections += auk_compare(y, a, b, n_resamples=300,
+                                       random_state=r).p_value < 0.05
+        power_rejections += auk_compare(y, a, worse, n_resamples=300,
+                                        random_state=r).p_value < 0.05
+    se = math.sqrt(0.05 * 0.95 / reps)
+    assert null_rejections / reps <= 0.05 + 3 * se
+    assert power_rejections / reps >= 0.8
+
+
+def test_p_value_agrees_with_the_interval():
+    rng = np.random.default_rng(12)
+    for r in range(20):
+        y, latent = _binormal(rng, 30, 270, 1.5)
+        a = latent + rng.normal(0, 0.5, 300)
+        b = latent + rng.normal(0, 0.5 + 0.05 * r, 300)
+        res = auk_compare(y, a, b, n_resamples=400, random_state=r)
+        assert (res.p_value < 0.05) == (not res.low <= 0 <= res.high)
+
+
+# --------------------------------------------------------------------------
+# Bad input
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"confidence_level": 0}, "confidence_level must be a number strictly between 0 and 1"),
+    ({"confidence_level": 1.0}, "confidence_level"),
+    ({"confidence_level": 95}, "confidence_level"),
+    ({"confidence_level": float("nan")}, "confidence_level"),
+    ({"confidence_level": "0.95"}, "confidence_level"),
+    ({"n_resamples": 0}, "n_resamples must be a positive integer"),
+    ({"n_resamples": 10.0}, "n_resamples must be a positive integer"),
+    ({"n_resamples": True}, "n_resamples"),
+    ({"n_resamples": -5}, "n_resamples"),
+])
+def test_bad_options(kwargs, match):
+    y, s = [0, 1] * 20, np.arange(40.0)
+    with pytest.raises(ValueError, match=match):
+        auk_confidence_interval(y, s, **kwargs)
+    with pytest.raises(ValueError, match=match):
+        auk_compare(y, s, s, **kwargs)
+
+
+def test_bad_arrays():
+    y, s = [0, 1] * 20, np.arange(40.0)
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        auk_confidence_interval(y, s[:-1])
+    with pytest.raises(ValueError, match="y_score_a has 40, y_score_b has 39"):
+        auk_compare(y, s, s[:-1])
+    with pytest.raises(ValueError, match="different numbers of samples"):
+        auk_compare(y[:-1], s, s)
+    with pytest.raises(ValueError, match="y_score_b contains NaN"):
+        auk_compare(y, s, np.r_[s[:-1], np.nan])
+    with pytest.raises(TypeError, match="y_score"):
+        auk_confidence_interval(y, ["a"] * 40)
+    with pytest.raises(ValueError, match="binary"):
+        auk_confidence_interval([0, 1, 2] * 10, np.arange(30.0))
+
+
+def test_one_class_gives_nan_with_a_warning():
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+        ci = auk_confidence_interval([0] * 20, np.arange(20.0))
+    assert all(math.isnan(v) for v in ci)
+    with pytest.warns(UndefinedMetricWarning, match="no negative samples"):
+        res = auk_compare([1] * 20, np.arange(20.0), np.arange(20.0))
+    assert all(math.isnan(v) for v in res)
+
+
+def test_too_few_cases_of_a_class_warns():
+    y = np.r_[np.ones(4), np.zeros(200)]
+    s = np.arange(204.0)
+    with pytest.warns(UserWarning, match="Only 4 positive cases"):
+        auk_confidence_interval(y, s, n_resamples=50, random_state=0)
+    with pytest.warns(UserWarning, match="Only 3 negative cases"):
+        auk_compare(np.r_[np.ones(50), np.zeros(3)], np.arange(53.0), np.arange(53.0),
+                    n_resamples=50, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        auk_confidence_interval(np.r_[np.ones(10), np.zeros(10)], np.arange(20.0),
+                                n_resamples=50, random_state=0)
+
+
+# --------------------------------------------------------------------------
+# DeLong's interval for the AUC (for comparison)
+
+
+def test_delong_matches_its_definition_and_sklearn():
+    from sklearn.metrics import roc_auc_score
+
+    rng = np.random.default_rng(21)
+    y = (rng.random(300) < 0.2).astype(int)
+    s = np.round(rng.normal(size=300) + y, 1)           # many ties
+    res = auc_confidence_interval(y, s)
+    assert res.estimate == pytest.approx(roc_auc_score(y, s), abs=1e-12)
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    var = psi.mean(1).var(ddof=1) / pos.size + psi.mean(0).var(ddof=1) / neg.size
+    assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-12)
+    assert 0 < res.low < res.estimate < res.high < 1
+    perfect = auc_confidence_interval([0, 0, 1, 1] * 5, [1, 2, 3, 4] * 5)
+    assert perfect == (1.0, 1.0, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(50, 450), (300, 300)])
+def test_delong_interval_covers(n_pos, n_neg):
+    reps, d = 400, 1.5
+    truth = norm.cdf(d / math.sqrt(2))
+    rng = np.random.default_rng(n_pos)
+    hits = 0
+    for _ in range(reps):
+        y, s = _binormal(rng, n_pos, n_neg, d)
+        res = auc_confidence_interval(y, s)
+        hits += res.low <= truth <= res.high
+    se = math.sqrt(0.95 * 0.05 / reps)
+    assert 0.95 - 3 * se <= hits / reps <= 0.95 + 3 * se
+
+
+def test_delong_bad_input():
+    with pytest.raises(ValueError, match="confidence_level"):
+        auc_confidence_interval([0, 1] * 10, np.arange(20.0), confidence_level=1.5)
+    with pytest.warns(UndefinedMetricWarning, match="Only one class"):
+        assert math.isnan(auc_confidence_interval([1] * 5, np.arange(5.0)).estimate)
+    with pytest.warns(UserWarning, match="Only 3 positive cases"):
+        auc_confidence_interval([1] * 3 + [0] * 30, np.arange(33.0))
