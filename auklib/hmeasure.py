@@ -13,53 +13,9 @@ import numpy as np
 from scipy.special import betainc
 
 from ._validation import _check_binary_inputs, _is_numeric, _warn_undefined
-from .curves import _binary_clf_counts
+from .curves import _binary_clf_counts, roc_convex_hull
 
 __all__ = ["h_measure"]
-
-
-def _upper_hull(x, y):
-    """Indices of the vertices of the upper convex hull of sorted points.
-
-    ``x`` must be non-decreasing and ``y`` non-decreasing along it (an ROC
-    curve in counts or rates, from (0, 0) to its top-right corner, both of
-    which are kept).  Points on a straight edge are dropped.
-
-    A point that lies on or below the chord of its two neighbours is not a
-    vertex of the hull, and removing it leaves the hull unchanged; several
-    such points can be removed at once for the same reason.  Vectorised
-    passes therefore shrink the curve quickly; whatever is left after a few
-    passes goes through the usual stack-based monotone chain (Andrew 1979),
-    which is exact and linear in the points left.  Integer counts keep the
-    orientation tests exact.
-    """
-    # Among points with the same x only the highest can be on the upper hull;
-    # along an ROC curve that is the last of each run.
-    keep = np.flatnonzero(np.append(x[1:] != x[:-1], True))
-    if keep[0] != 0:  # keep the first point even if it shares x with the next
-        keep = np.concatenate(([0], keep))
-    for _ in range(30):
-        if keep.shape[0] <= 2:
-            return keep
-        xa, ya = x[keep[:-2]], y[keep[:-2]]
-        xb, yb = x[keep[1:-1]], y[keep[1:-1]]
-        xc, yc = x[keep[2:]], y[keep[2:]]
-        cross = (xb - xa) * (yc - ya) - (yb - ya) * (xc - xa)
-        drop = cross >= 0  # the middle point is on or below the chord
-        if not drop.any():
-            return keep
-        keep = np.concatenate((keep[:1], keep[1:-1][~drop], keep[-1:]))
-    hull = []
-    xs, ys = x[keep].tolist(), y[keep].tolist()
-    for i, (xi, yi) in enumerate(zip(xs, ys)):
-        while len(hull) >= 2:
-            a, b = hull[-2], hull[-1]
-            if (xs[b] - xs[a]) * (yi - ys[a]) - (ys[b] - ys[a]) * (xi - xs[a]) >= 0:
-                hull.pop()
-            else:
-                break
-        hull.append(i)
-    return keep[np.asarray(hull)]
 
 
 def _beta_params(severity_ratio, pi1, pi0):
@@ -180,10 +136,9 @@ def h_measure(
             "the H-measure is undefined; h_measure returns NaN."
         )
         return float("nan")
-    idx = _upper_hull(fps, tps)
-    fp = fps[idx].astype(np.float64)
-    tp = tps[idx].astype(np.float64)
     n_pos, n_neg = float(n_pos), float(n_neg)
+    f_hull, t_hull = roc_convex_hull(fps / n_neg, tps / n_pos)
+    fp, tp = f_hull * n_neg, t_hull * n_pos
     total = n_pos + n_neg
     pi1, pi0 = n_pos / total, n_neg / total
     a, b = _beta_params(sr, pi1, pi0)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from auklib import UndefinedMetricWarning, h_measure
-from auklib.hmeasure import _upper_hull
+from auklib import roc_convex_hull
 
 hmeasure = pytest.importorskip("hmeasure")
 
@@ -160,19 +160,26 @@ def test_labels_and_pos_label():
 
 
 # ---------------------------------------------------------------------- hull
-def assert_is_upper_hull(x, y, idx):
+def assert_is_upper_hull(x, y, hull):
     """The vertices are points of the curve, from the first to the last, the
     polyline is strictly concave, and no point lies above it."""
-    hx, hy = x[idx].astype(float), y[idx].astype(float)
-    assert idx[0] == 0 and idx[-1] == len(x) - 1
-    for j in range(1, len(idx) - 1):
+    x, y = x / x[-1], y / y[-1]  # the hull h_measure uses is taken in rates
+    hx, hy = hull
+    points = set(zip(x.tolist(), y.tolist()))
+    assert all((a, b) in points for a, b in zip(hx.tolist(), hy.tolist()))
+    assert (hx[0], hy[0]) == (x[0], y[0]) and (hx[-1], hy[-1]) == (x[-1], y[-1])
+    for j in range(1, len(hx) - 1):
         cross = (hx[j] - hx[j - 1]) * (hy[j + 1] - hy[j - 1]) - (hy[j] - hy[j - 1]) * (
             hx[j + 1] - hx[j - 1]
         )
         assert cross < 0
     start = 1 if len(hx) > 1 and hx[1] == hx[0] else 0  # vertical first edge
     top = np.interp(x, hx[start:], hy[start:])
-    assert np.all(y <= top + 1e-9 * max(1.0, float(y[-1])))
+    assert np.all(y <= top + 1e-9)
+
+
+def hull_in_rates(x, y):
+    return roc_convex_hull(x / x[-1], y / y[-1])
 
 
 def test_upper_hull_of_roc_curves():
@@ -185,7 +192,7 @@ def test_upper_hull_of_roc_curves():
         y[:2] = [False, True]
         s = rng.integers(0, 8, n) + 2 * y * rng.random()
         fps, tps, _ = _binary_clf_counts(y, s)
-        assert_is_upper_hull(fps, tps, _upper_hull(fps, tps))
+        assert_is_upper_hull(fps, tps, hull_in_rates(fps, tps))
 
 
 def test_upper_hull_falls_back_to_the_chain_after_many_passes():
@@ -196,10 +203,10 @@ def test_upper_hull_falls_back_to_the_chain_after_many_passes():
     y = x * (400 - x)
     x = np.append(x, 201)
     y = np.append(y, 10**9)
-    idx = _upper_hull(x, y)
-    np.testing.assert_array_equal(idx, [0, 201])
+    hx, hy = hull_in_rates(x, y)
+    np.testing.assert_array_equal(np.c_[hx, hy], [[0, 0], [1, 1]])
     y[-1] = y[-2] + 1  # now the arc is the hull
-    assert_is_upper_hull(x, y, _upper_hull(x, y))
+    assert_is_upper_hull(x, y, hull_in_rates(x, y))
 
 
 # ---------------------------------------------------------------- bad input
