@@ -50,10 +50,6 @@ def _mcc(tp, fn, fp, tn):
     return np.clip(_ratio(tp * tn - fp * fn, den), -1.0, 1.0)
 
 
-def _kappa(tp, fn, fp, tn):
-    return _kappa_counts(tp, fn, fp, tn)
-
-
 _CURVE_METRICS = {
     "accuracy": _accuracy,
     "balanced_accuracy": _balanced_accuracy,
@@ -61,7 +57,7 @@ _CURVE_METRICS = {
     "recall": _recall,
     "f1": _f1,
     "mcc": _mcc,
-    "kappa": _kappa,
+    "kappa": _kappa_counts,
 }
 
 

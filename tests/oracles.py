@@ -4,6 +4,18 @@ import mpmath as mp
 import numpy as np
 
 
+def make_scores(n, p, seed, n_levels=None):
+    """Binary labels (both classes present) and binormal scores, optionally
+    rounded to ``n_levels`` steps per unit (ties)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < p).astype(int)
+    y[:2] = [0, 1]
+    s = rng.normal(size=n) + 1.2 * y
+    if n_levels is not None:
+        s = np.round(s * n_levels) / n_levels
+    return y, s
+
+
 def labels_from_counts(tp, fn, fp, tn):
     """Label vectors whose confusion matrix is (tp, fn, fp, tn) in counts."""
     counts = [int(round(v)) for v in (tp, fn, fp, tn)]

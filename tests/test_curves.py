@@ -15,17 +15,7 @@ from auklib import (
     kappa_optimal_point,
     roc_convex_hull,
 )
-from oracles import brute_force_auk, brute_force_kappa_curve, mp_exact_auk
-
-
-def make_scores(n, p, seed, n_levels=None):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < p).astype(int)
-    y[:2] = [0, 1]
-    s = rng.normal(size=n) + 1.2 * y
-    if n_levels is not None:
-        s = np.round(s * n_levels) / n_levels
-    return y, s
+from oracles import brute_force_auk, brute_force_kappa_curve, make_scores, mp_exact_auk
 
 
 # ---------------------------------------------------------------- kappa_curve

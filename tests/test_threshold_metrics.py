@@ -18,6 +18,7 @@ from sklearn.metrics import (
 )
 
 from auklib import UndefinedMetricWarning, kappa_curve, metric_curve
+from oracles import make_scores
 
 SKLEARN = {
     "accuracy": accuracy_score,
@@ -28,16 +29,6 @@ SKLEARN = {
     "mcc": matthews_corrcoef,
     "kappa": cohen_kappa_score,
 }
-
-
-def make_scores(n, p, seed, n_levels=None):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < p).astype(int)
-    y[:2] = [0, 1]
-    s = rng.normal(size=n) + 1.2 * y
-    if n_levels is not None:
-        s = np.round(s * n_levels) / n_levels
-    return y, s
 
 
 @pytest.mark.parametrize("name", sorted(SKLEARN))
