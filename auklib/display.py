@@ -25,6 +25,15 @@ def _despine(ax):
     ax.spines["bottom"].set_bounds(0, 1)
 
 
+def _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method):
+    """(fpr, kappa, AUK, class share) of one set of scores; NaN AUK for one class."""
+    fpr, tpr, kappa, _, p = _curve_from_scores(
+        y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay"
+    )
+    auk = float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method)
+    return fpr, kappa, auk, p
+
+
 def _response(estimator, X, response_method, pos_label):
     """Scores of a fitted binary classifier for ``pos_label`` (scikit-learn's rules)."""
     from sklearn.base import is_classifier
@@ -308,10 +317,7 @@ class KappaCurveDisplay:
         display : KappaCurveDisplay
         """
         method = _check_option(method, "method", _METHODS)
-        fpr, tpr, kappa, _, p = _curve_from_scores(
-            y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay"
-        )
-        auk = float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method)
+        fpr, kappa, auk, p = _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method)
         disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=pos_label, prevalence=p)
         return disp.plot(
             ax=ax,
@@ -463,13 +469,11 @@ default="auto"
         for est, test in zip(cv_results["estimator"], cv_results["indices"]["test"]):
             score, pos = _response(est, _safe_indexing(X, test), response_method, pos_label)
             w = None if sample_weight is None else _safe_indexing(sample_weight, test)
-            fpr, tpr, kappa, _, p = _curve_from_scores(
-                _safe_indexing(y, test), score, pos, w, "KappaCurveDisplay"
-            )
+            fpr, kappa, auk, p = _kappa_and_auk(_safe_indexing(y, test), score, pos, w, method)
             fprs.append(fpr)
             kappas.append(kappa)
             prevs.append(p)
-            auks.append(float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method))
+            auks.append(auk)
         disp = cls(
             fpr=fprs, kappa=kappas, auk=auks, name=name, pos_label=pos, prevalence=prevs
         )
