@@ -209,9 +209,8 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     def tangent(p, d):
         """Two points of the iso-kappa line of the largest kappa, inside the square."""
         k, _, _ = binormal_max_kappa(d, p)
-        q = 1 - 2 * p
-        den = p * (2 * (1 - p) - k * q)
-        t0, slope = k * p / den, (1 - p) * (2 * p + k * q) / den
+        t0 = _iso_kappa_tpr(k, 0.0, p)
+        slope = _iso_kappa_tpr(k, 1.0, p) - t0  # the line is straight
         f1 = min(1.0, (1 - t0) / slope)
         return [0.0, round(f1, 4)], [round(t0, 4), round(t0 + slope * f1, 4)]
 
