@@ -10,36 +10,23 @@ import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LinearRegression
 from sklearn.metrics import roc_auc_score, roc_curve
-from sklearn.model_selection import train_test_split
-from sklearn.neural_network import MLPClassifier
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 from threadpoolctl import threadpool_limits
 
 from auklib import auk_from_roc, auk_score, roc_convex_hull
-from aukbook.plotting import skewed_breast_cancer
+from aukbook.case_studies import case_study_models, case_study_split
 
 from . import Answer
-
-FEATURES = [1, 4, 8, 9]
-
 
 @functools.lru_cache(maxsize=None)
 def scores_for(share, seed):
     """Test labels and the (linear, neural net) scores of one split, as in the chapter."""
-    X, y = skewed_breast_cancer(share, seed=seed)
-    X_tr, X_te, y_tr, y_te = train_test_split(X[:, FEATURES], y, test_size=0.4,
-                                              stratify=y, random_state=seed)
-    linear = make_pipeline(StandardScaler(), LinearRegression())
-    net = make_pipeline(StandardScaler(), MLPClassifier(
-        (5,), activation="logistic", solver="lbfgs", alpha=1e-3, max_iter=2000,
-        random_state=seed))
+    X_tr, X_te, y_tr, y_te = case_study_split(share, seed)
+    pair = case_study_models(seed)
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        s_lin = linear.fit(X_tr, y_tr).predict(X_te)
-        s_net = net.fit(X_tr, y_tr).predict_proba(X_te)[:, 1]
+        s_lin = pair["linear"].fit(X_tr, y_tr).predict(X_te)
+        s_net = pair["neural net"].fit(X_tr, y_tr).predict_proba(X_te)[:, 1]
     return y_te, (s_lin, s_net)
 
 
