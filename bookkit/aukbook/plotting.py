@@ -209,8 +209,8 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     def tangent(p, d):
         """Two points of the iso-kappa line of the largest kappa, inside the square."""
         k, _, _ = binormal_max_kappa(d, p)
-        t0 = _iso_kappa_tpr(k, 0.0, p)
-        slope = _iso_kappa_tpr(k, 1.0, p) - t0  # the line is straight
+        t0 = iso_kappa_tpr(k, 0.0, p)
+        slope = iso_kappa_tpr(k, 1.0, p) - t0  # the line is straight
         f1 = min(1.0, (1 - t0) / slope)
         return [0.0, round(f1, 4)], [round(t0, 4), round(t0 + slope * f1, 4)]
 
@@ -370,12 +370,19 @@ def skewed_breast_cancer(positive_share=0.1, seed=0):
     return data.data[idx], y_all[idx]
 
 
-def _iso_kappa_tpr(kappa, f, p):
+def iso_kappa_tpr(kappa, f, p):
     """The iso-kappa line t(f) for any f (also outside ROC space), no checks.
 
     Solving eq. (19) for t gives t = f + kappa (p + (1-2p) f) / (p (2(1-p) - kappa (1-2p))):
     t - f vanishes where p + (1-2p) f = 0, so every line passes through the
-    pivot f = t = -p / (1 - 2p).
+    pivot f = t = -p / (1 - 2p).  Inside ROC space ``auklib.tpr_from_kappa``
+    gives the same line with its inputs checked; the figures need it beyond.
+
+    >>> from auklib import tpr_from_kappa
+    >>> bool(abs(iso_kappa_tpr(0.5, 0.02, 0.05) - tpr_from_kappa(0.5, 0.02, 0.05)) < 1e-12)
+    True
+    >>> round(float(iso_kappa_tpr(0.3, -0.2 / 0.6, 0.2)), 12)  # the pivot, p = 0.2
+    -0.333333333333
     """
     q = 1.0 - 2.0 * p
     return f + kappa * (p + q * f) / (p * (2.0 * (1.0 - p) - kappa * q))
@@ -386,11 +393,11 @@ def _iso_line_exit(kappa, p, lo):
 
     Returns (f, t, side) with side "top" (t = 1) or "right" (f = 1).
     """
-    t_right = float(_iso_kappa_tpr(kappa, 1.0, p))
+    t_right = float(iso_kappa_tpr(kappa, 1.0, p))
     if t_right <= 1.0:
         return 1.0, t_right, "right"
     # t is linear in f: interpolate between f = lo and f = 1 for t = 1
-    t_lo = float(_iso_kappa_tpr(kappa, lo, p))
+    t_lo = float(iso_kappa_tpr(kappa, lo, p))
     f_top = lo + (1.0 - t_lo) * (1.0 - lo) / (t_right - t_lo)
     return f_top, 1.0, "top"
 
