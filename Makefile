@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# axe-core for the accessibility audit of `make check-html`, from npm, pinned
+# by package-lock.json (node_modules/ is not committed)
+NPM_STAMP := node_modules/.installed
 NOTEBOOKS := $(wildcard chapters/*.ipynb)
 export PYTHONHASHSEED := 0
 # OpenBLAS picks its kernels from the CPU; AVX-512 and AVX2 kernels round
@@ -14,17 +17,27 @@ export PYTHONHASHSEED := 0
 # to report those chapters' numbers).
 export OPENBLAS_CORETYPE ?= Haswell
 
-.PHONY: book test test-lib test-notebooks check-html check-student notebooks student bench clean help
+# `make bench` times auklib.dask on DASK_BENCH_N rows of Parquet; the book's
+# run is `make bench DASK_BENCH_N=1e8 DASK_BENCH_BIG=1e9` (bounds only at 1e9,
+# about 10 GiB of disk and a quarter of an hour).
+DASK_BENCH_N   ?= 1e7
+DASK_BENCH_BIG ?= 0
+
+.PHONY: book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
-	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots, search"
+	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
+	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
-	@echo "make bench       run the speed benchmark against scikit-learn"
+	@echo "make check-student-install  install the student zip in a fresh venv (from its own files) and run every notebook"
+	@echo "make pdf         build the whole book as one PDF (_build/pdf/book.pdf) with Sphinx's LaTeX builder"
+	@echo "                 and check it; installs Debian's TeX packages first if latexmk is missing (as root)"
+	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
 
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -33,26 +46,46 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
+$(NPM_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NPM_STAMP)
+
 book: $(STAMP)
 	$(BIN)/python tools/build_book.py
 
-# The student HTML edition is built and searched for solutions by
-# tests/test_student_html.py (in test-lib); `make check-student` also opens
-# its pages in Chromium (45 s more, so not part of `make test`).
-test: test-lib test-notebooks book check-html
+# The PDF edition: not part of `make test` (TeX is a large install and the
+# build takes a minute).  Run it before `make book` and the HTML pages link to
+# the PDF (tools/pdf_link.py).
+pdf: $(STAMP)
+	command -v latexmk >/dev/null 2>&1 || sh tools/install_tex.sh
+	$(BIN)/python tools/build_pdf.py
+	$(BIN)/python tools/check_pdf.py
 
-test-lib: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider tests auklib bookkit/aukbook
+# The student HTML edition is built (into _build/student-html) and searched
+# for solutions by tests/test_student_html.py (in test-lib); check-editions
+# then opens every page of both editions in one Chromium session.
+test: test-lib test-notebooks book check-editions
+
+test-lib: $(STAMP) $(NPM_STAMP)
+	AUKBOOK_STUDENT_HTML=_build/student-html \
+		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist load tests auklib bookkit/aukbook
 
 test-notebooks: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
 		--nbval-current-env -o testpaths= $(NOTEBOOKS)
 
-check-html: $(STAMP)
-	$(BIN)/python tools/check_html.py _build/html
+# the student edition too when it has been built (make student)
+check-html: $(STAMP) $(NPM_STAMP)
+	$(BIN)/python tools/check_html.py _build/html $(wildcard _build/student-html)
 
-check-student: $(STAMP)
+check-editions: $(STAMP) $(NPM_STAMP)
+	$(BIN)/python tools/check_html.py _build/html _build/student-html
+
+check-student: $(STAMP) $(NPM_STAMP)
 	$(BIN)/python tools/check_html.py _build/student-html
+
+check-student-install: student
+	$(BIN)/python tools/check_student_install.py _build/student-notebooks.zip
 
 notebooks: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
@@ -64,6 +97,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
+	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
 
 clean:
-	rm -rf _build student
+	rm -rf _build student node_modules

@@ -25,12 +25,32 @@ class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     """
 
 
+def _asarray(x, name, dtype=None):
+    """``np.asarray`` with a named error for ragged input.
+
+    numpy refuses nested sequences of unequal lengths with "setting an array
+    element with a sequence ... inhomogeneous shape"; say which argument is
+    ragged instead.
+    """
+    try:
+        return np.asarray(x) if dtype is None else np.asarray(x, dtype=dtype)
+    except ValueError as exc:
+        if "inhomogeneous" not in str(exc) and "sequence" not in str(exc):
+            raise
+        raise ValueError(
+            f"{name} is ragged (nested sequences of different lengths); "
+            "pass a rectangular array of numbers."
+        ) from None
+
+
 def _reject_none_and_complex(x, name):
-    """Named errors for None and complex input (before numpy sees them)."""
+    """Named errors for None, ragged and complex input (before numpy sees them)."""
     if x is None:
         raise TypeError(f"{name} is None; pass an array of numbers.")
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be a number or an array of numbers, got a string.")
+    if isinstance(x, (list, tuple)):
+        _asarray(x, name)  # a named error for ragged input
     if isinstance(x, complex) or np.iscomplexobj(x):
         raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
 
@@ -40,7 +60,7 @@ def _as_1d_numeric(x, name, *, finite=True):
     if isinstance(x, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers, got a string.")
     _reject_none_and_complex(x, name)
-    arr = np.asarray(x)
+    arr = _asarray(x, name)
     if arr.dtype.kind == "O":
         if any(isinstance(v, complex) for v in arr.ravel().tolist()):
             raise TypeError(f"{name} contains complex numbers; only real numbers are accepted.")
@@ -179,11 +199,13 @@ def _check_labels(labels, name):
         raise TypeError(f"{name} is None; pass an array of class labels.")
     if isinstance(labels, (str, bytes)):
         raise TypeError(f"{name} must be an array of labels, got a string.")
+    if isinstance(labels, (list, tuple)):
+        _asarray(labels, name)  # a named error for ragged input
     if np.iscomplexobj(labels):
         raise TypeError(f"{name} contains complex numbers; labels must be real or strings.")
     if hasattr(labels, "dtype") and str(labels.dtype) == "category":
         labels = np.asarray(labels, dtype=object)
-    y = np.asarray(labels)
+    y = _asarray(labels, name)
     if y.ndim != 1:
         raise ValueError(
             f"{name} must be 1-D with one label per sample; got shape {y.shape}."
@@ -305,6 +327,24 @@ def _check_option(value, name, options):
             f"{name}={value!r} is not supported; choose one of {list(options)}."
         )
     return value
+
+
+def _one_class_undefined(n_pos, n_neg, what, caller):
+    """Warn and return True when y_true lacks a class (then ``what`` is undefined).
+
+    The one place that decides what a single class means: the caller returns
+    NaN, as scikit-learn does, after an :class:`UndefinedMetricWarning`.
+    """
+    if n_pos > 0 and n_neg > 0:
+        return False
+    missing = "positive" if n_pos == 0 else "negative"
+    warnings.warn(
+        f"Only one class is present in y_true (no {missing} samples), so "
+        f"{what} undefined; {caller} returns NaN.",
+        UndefinedMetricWarning,
+        stacklevel=3,
+    )
+    return True
 
 
 def _warn_undefined(message):

@@ -17,8 +17,8 @@ from ._validation import (
     _check_option,
     _check_rates,
     _check_same_length,
+    _one_class_undefined,
     _scalar_prevalence,
-    _warn_undefined,
 )
 from .kappa import _kappa_pn
 
@@ -346,12 +346,7 @@ def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
     """Validate and count; None (after a warning) when a class is missing."""
     y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
     fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
-    if tps[-1] == 0 or fps[-1] == 0:
-        missing = "positive" if tps[-1] == 0 else "negative"
-        _warn_undefined(
-            f"Only one class is present in y_true (no {missing} samples), so "
-            f"the ROC and kappa curves are undefined; {caller} returns NaN."
-        )
+    if _one_class_undefined(tps[-1], fps[-1], "the ROC and kappa curves are", caller):
         return None, thresholds
     return (fps, tps), thresholds
 
@@ -480,48 +475,32 @@ def _phi(u):
 def _trapezoid_counts(fps, tps):
     """Trapezoid rule over kappa at the vertices, from the counts.
 
-    ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2`` is written as
-    ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2]) + k[1:-1] . (f[2:] - f[:-2])) / 2``
-    so that one dot product does the work.  Kappa is eq. (19) with its
-    denominator as ``p + (1 - 2p) p_hat``, where the share predicted
-    positive ``p_hat = (TP + FP) / N`` comes straight from the counts: three
-    n-length buffers and nine passes.  When a class is rarer than 1e-4 the
-    denominator is summed as ``n p_hat + p n_hat`` (non-negative terms), so
-    that no digit cancels.
+    Kappa comes from the rates and their complements, each a ratio of
+    counts (no cancellation when a class is rare), through the one kernel.
     """
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
     p, n = _shares(n_pos, n_neg)
-    m = fps.shape[0]
-    if m < 2:
+    f = fps / n_neg
+    k = _kappa_pn(tps / n_pos, f, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
+    return _trapezoid_sum(k, f)
+
+
+def _trapezoid_sum(k, f):
+    """The trapezoid rule ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2``.
+
+    Written as ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2])
+    + k[1:-1] . (f[2:] - f[:-2])) / 2`` so that one dot product does the work.
+    """
+    if f.shape[0] < 2:
         return 0.0
-    if min(p, n) < 1e-4:
-        k = _kappa_pn(tps / n_pos, fps / n_neg, (n_pos - tps) / n_pos,
-                      (n_neg - fps) / n_neg, p, n)
-        f = fps / n_neg
-        return _trapezoid_sum(k, f, np.subtract(f[2:], f[:-2]), 1.0)
-    den = np.add(tps, fps, dtype=np.float64)
-    den *= (n - p) / (n_pos + n_neg)
-    den += p  # p + (1 - 2p) p_hat > 0
-    k = np.multiply(tps, 1.0 / n_pos)
-    buf = np.multiply(fps, 1.0 / n_neg)
-    k -= buf  # t - f
-    k /= den
-    del den
-    np.subtract(fps[2:], fps[:-2], out=buf[: m - 2])  # n_neg (f[i+1] - f[i-1])
-    total = float(np.dot(k[1:-1], buf[: m - 2])) / n_neg
-    total += float(k[0] * (fps[1] / n_neg) + k[-1] * (fps[-1] / n_neg - fps[-2] / n_neg))
-    return p * n * total  # (1/2) 2pn (...): kappa = 2pn (t - f) / den
-
-
-def _trapezoid_sum(k, f, width2, scale):
-    total = float(np.dot(k[1:-1], width2)) * scale
+    total = float(np.dot(k[1:-1], f[2:] - f[:-2]))
     total += float(k[0] * (f[1] - f[0]) + k[-1] * (f[-1] - f[-2]))
     return 0.5 * total
 
 
 def _trapezoid(fpr, tpr, p):
     kappa = _kappa_pn(tpr, fpr, 1.0 - tpr, 1.0 - fpr, p, 1.0 - p)
-    return float(np.sum(np.diff(fpr) * (kappa[1:] + kappa[:-1])) * 0.5)
+    return _trapezoid_sum(kappa, fpr)
 
 
 def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
@@ -653,7 +632,8 @@ def auk_bounds(prevalence):
     return float(low), float(high)
 
 
-def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="exact"):
+def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="exact",
+              prevalence=None):
     """Area under the kappa curve (AUK), eq. (21) of Kaymak et al.
 
     Parameters
@@ -678,6 +658,15 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
         segments are long (few distinct scores): for a perfect crisp
         classifier at p = 0.01 the trapezoid gives 0.5 and the exact area
         0.061.
+    prevalence : float, default=None
+        The share p of positives at which to evaluate kappa, strictly
+        between 0 and 1.  None uses the (weighted) share in ``y_true``.  A
+        number carries the test set's ROC curve to a population with that
+        share of positives (where the model will be used): the AUK of the
+        same ROC curve with kappa taken at ``prevalence``.  This assumes that
+        only the share changes and the scores' distribution within each class
+        stays the same (prior shift); it equals ``auk_score`` with weights
+        that give the positives a total share of ``prevalence``.
 
     Returns
     -------
@@ -712,15 +701,34 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
     0.4
 
     The exact value is the integral of (1 - f) / (1 + f), 2 ln 2 - 1.
+
+    The same ranking where positives will be 1% of the cases:
+
+    >>> round(auk_score(y, s, prevalence=0.01), 6)
+    0.030565
     """
     method = _check_option(method, "method", _METHODS)
+    target = None if prevalence is None else _scalar_prevalence(prevalence)
     counts, thresholds = _counts_from_scores(
         y_true, y_score, pos_label, sample_weight, "auk_score"
     )
     del thresholds
     if counts is None:
         return float("nan")
+    if target is not None:
+        return _auk_at_prevalence(*counts, target, method)
     return _auk_from_counts(*counts, method)
+
+
+def _auk_at_prevalence(fps, tps, p, method):
+    """AUK of the ROC curve of the counts with kappa at the share ``p``."""
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    if method == "trapezoid":
+        return _trapezoid(fps / n_neg, tps / n_pos, p)
+    idx = _corners(fps, tps)
+    fps, tps = fps[idx], tps[idx]
+    return _exact(fps / n_neg, tps / n_pos, p, 1.0 - p,
+                  (n_pos - tps) / n_pos, (n_neg - fps) / n_neg)
 
 
 def _check_roc(fpr, tpr, *, curve=True):

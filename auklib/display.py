@@ -382,6 +382,7 @@ default="auto"
         -------
         display : KappaCurveDisplay
         """
+        method = _check_option(method, "method", _METHODS)  # before any prediction
         score, pos = _response(estimator, X, response_method, pos_label)
         return cls.from_predictions(
             y,

@@ -12,7 +12,7 @@ form, segment by segment of the ROC convex hull.
 import numpy as np
 from scipy.special import betainc
 
-from ._validation import _check_binary_inputs, _is_numeric, _warn_undefined
+from ._validation import _check_binary_inputs, _is_numeric, _one_class_undefined
 from .curves import _binary_clf_counts, roc_convex_hull
 
 __all__ = ["h_measure"]
@@ -129,12 +129,7 @@ def h_measure(
     )
     fps, tps, _ = _binary_clf_counts(y_pos, score, weight)
     n_pos, n_neg = tps[-1], fps[-1]
-    if n_pos == 0 or n_neg == 0:
-        missing = "positive" if n_pos == 0 else "negative"
-        _warn_undefined(
-            f"Only one class is present in y_true (no {missing} samples), so "
-            "the H-measure is undefined; h_measure returns NaN."
-        )
+    if _one_class_undefined(n_pos, n_neg, "the H-measure is", "h_measure"):
         return float("nan")
     n_pos, n_neg = float(n_pos), float(n_neg)
     f_hull, t_hull = roc_convex_hull(fps / n_neg, tps / n_pos)
@@ -153,4 +148,6 @@ def h_measure(
     loss_max = pi0 * a / (a + b) * betainc(a + 1.0, b, pi1) + pi1 * b / (a + b) * (
         1.0 - betainc(a, b + 1.0, pi1)
     )
-    return float(1.0 - loss / loss_max)
+    # H is in [0, 1]; a trivial hull (constant or reversed scores) has
+    # loss == loss_max up to rounding, which must not give -2e-16
+    return float(min(1.0, max(0.0, 1.0 - loss / loss_max)))

@@ -22,21 +22,21 @@ __all__ = ["kappa_from_confusion", "kappa_from_matrix", "kappa_from_rates", "tpr
 def _kappa_counts(tp, fn, fp, tn):
     """Cohen's kappa of 2x2 tables, no checks; 0/0 gives NaN silently.
 
-    Written as ``2 (TP TN - FN FP) / (p_hat n + p n_hat)`` (times the total
-    squared), which equals eqs. (11)-(12).  The cells are first divided by a
-    power of two near their total (an exact scaling), so that the products
-    neither overflow (counts of 1e200) nor underflow (weights of 1e-200).
-    The result is clipped to [-1, 1], the range of kappa.
+    The counts become rates and class shares (ratios of counts, so that
+    neither counts of 1e200 nor weights of 1e-200 overflow or underflow) and
+    go to the one kappa kernel, :func:`_kappa_pn`.  A table with an empty
+    class gets rate 0 for that class: kappa is then 0 when the prediction
+    uses both classes and 0/0 = NaN when it does not, as eqs. (11)-(12) give.
     """
     tp, fn, fp, tn = (np.asarray(v, dtype=np.float64) for v in (tp, fn, fp, tn))
-    total = tp + fn + fp + tn
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        _, exponent = np.frexp(total)
-        tp, fn, fp, tn = (np.ldexp(v, -exponent) for v in (tp, fn, fp, tn))
-        num = 2.0 * (tp * tn - fn * fp)
-        den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
-        kappa = num / den
-    return np.clip(kappa, -1.0, 1.0, out=kappa if kappa.ndim else None)
+    pos, neg = tp + fn, fp + tn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        big = np.maximum(pos, neg)
+        a, b = pos / big, neg / big
+        p, n = a / (a + b), b / (a + b)  # each share from its own count
+        t, fnr = (np.where(pos > 0, v / np.where(pos > 0, pos, 1.0), 0.0) for v in (tp, fn))
+        f, tnr = (np.where(neg > 0, v / np.where(neg > 0, neg, 1.0), 0.0) for v in (fp, tn))
+    return _kappa_pn(t, f, fnr, tnr, p, n)
 
 
 def kappa_from_confusion(tp, fn, fp, tn):
@@ -111,12 +111,16 @@ def kappa_from_confusion(tp, fn, fp, tn):
     return kappa.item() if kappa.ndim == 0 else kappa
 
 
-def kappa_from_rates(tpr, fpr, prevalence):
+def kappa_from_rates(*, tpr, fpr, prevalence):
     """Cohen's kappa of the ROC point (fpr, tpr) when a share p is positive.
 
     Eq. (19) of Kaymak et al.::
 
         kappa = 2 p (1 - p) (t - f) / (p + (1 - 2p) f + p (1 - 2p) (t - f))
+
+    The arguments are keyword-only: scikit-learn's ``roc_curve`` and
+    :func:`auk_from_roc` give the rates in the order (fpr, tpr), and
+    swapping them silently negates the sign of t - f.
 
     Parameters
     ----------
@@ -143,7 +147,7 @@ def kappa_from_rates(tpr, fpr, prevalence):
     >>> from auklib import kappa_from_rates
     >>> round(kappa_from_rates(tpr=0.05 / 0.07, fpr=0.03 / 0.93, prevalence=0.07), 3)
     0.64
-    >>> kappa_from_rates(0.8, 0.3, 0.5)  # p = 1/2: kappa = t - f, eq. (20)
+    >>> kappa_from_rates(tpr=0.8, fpr=0.3, prevalence=0.5)  # p = 1/2: t - f, eq. (20)
     0.5
     """
     t = _check_rates(tpr, "tpr")
@@ -155,36 +159,30 @@ def kappa_from_rates(tpr, fpr, prevalence):
 
 
 def _kappa_rates(t, f, p):
-    """Eq. (19) without checks; the denominator is positive on [0, 1]^2.
-
-    The result is clipped to [-1, 1]: at the corners rounding can otherwise
-    give 1 + 2e-16.  Where a class is rarer than 1e-3 the denominator is
-    summed as n p_hat + p n_hat instead, which keeps its digits.
-    """
-    q = 1.0 - 2.0 * p
-    kappa = 2.0 * p * (1.0 - p) * (t - f) / (p + q * f + p * q * (t - f))
-    rare = np.minimum(p, 1.0 - p) < 1e-3
-    if np.any(rare):
-        # the denominator above loses digits when a class is rare: sum it as
-        # n p_hat + p n_hat there (non-negative terms)
-        kappa = np.where(rare, _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p), kappa)
-    if np.ndim(kappa) == 0:
-        return np.float64(min(1.0, max(-1.0, kappa)))
-    return np.clip(kappa, -1.0, 1.0, out=kappa)
+    """Eq. (19) without checks: :func:`_kappa_pn` with the complements formed here."""
+    return _kappa_pn(t, f, 1.0 - t, 1.0 - f, p, 1.0 - p)
 
 
 def _kappa_pn(t, f, fnr, tnr, p, n):
-    """Kappa from rates with the complements and both class shares given.
+    """The kappa kernel: kappa from the rates with both class shares given.
 
-    ``fnr = 1 - t`` and ``tnr = 1 - f`` and ``n = 1 - p`` are passed in, so
-    that callers who count can give them exactly (no cancellation when p or
-    t is within rounding of 1).
+    Every kappa of auklib (from counts, from rates, along a curve) is
+    computed here, as eq. (19) written with non-negative terms::
+
+        kappa = 2 p n (t - f) / (n (p t + n f) + p (p fnr + n tnr))
+
+    the denominator being ``n p_hat + p n_hat``, so that no digit cancels
+    when a class is rare.  ``fnr = 1 - t``, ``tnr = 1 - f`` and
+    ``n = 1 - p`` are passed in, so that callers who count can give them
+    exactly (no cancellation when p or t is within rounding of 1).  0/0
+    gives NaN silently; the result is clipped to [-1, 1], the range of kappa
+    (rounding at the corners can otherwise give 1 + 2e-16).
     """
     den = n * (p * t + n * f) + p * (p * fnr + n * tnr)
     with np.errstate(invalid="ignore", divide="ignore"):
         kappa = 2.0 * p * n * (t - f) / den
     if np.ndim(kappa) == 0:
-        return np.float64(min(1.0, max(-1.0, kappa))) if kappa == kappa else kappa
+        return np.float64(min(1.0, max(-1.0, kappa))) if kappa == kappa else np.float64(kappa)
     return np.clip(kappa, -1.0, 1.0, out=kappa)
 
 
@@ -212,7 +210,7 @@ def tpr_from_kappa(kappa, fpr, prevalence):
     Returns
     -------
     tpr : float or ndarray
-        The t with ``kappa_from_rates(t, f, p) == kappa``.  A value outside
+        The t with ``kappa_from_rates(tpr=t, fpr=f, prevalence=p) == kappa``.  A value outside
         [0, 1] means that no ROC point at this f reaches that kappa.  NaN
         where the iso-kappa line is vertical: for p >= 3/4 and
         kappa = -2(1 - p)/(2p - 1) the coefficient of t in eq. (19) vanishes
@@ -226,7 +224,7 @@ def tpr_from_kappa(kappa, fpr, prevalence):
     >>> t = tpr_from_kappa(0.3, fpr=0.1, prevalence=0.07)
     >>> round(t, 4)
     0.5173
-    >>> round(kappa_from_rates(t, 0.1, 0.07), 12)
+    >>> round(kappa_from_rates(tpr=t, fpr=0.1, prevalence=0.07), 12)
     0.3
     >>> tpr_from_kappa(0.0, 0.25, 0.3)  # kappa = 0 is the diagonal t = f
     0.25

@@ -20,6 +20,7 @@ import numpy as np
 
 from ._validation import (
     _as_1d_numeric,
+    _asarray,
     _check_labels,
     _check_option,
     _check_same_length,
@@ -207,7 +208,7 @@ def _check_multiclass(y_true, y_pred, labels):
         )
     if y_pred is None:
         raise TypeError("y_pred is None; pass predicted labels or scores.")
-    pred = np.asarray(y_pred)
+    pred = _asarray(y_pred, "y_pred")
     if pred.ndim == 1:
         pred = _check_labels(y_pred, "y_pred")
         if pred.shape[0] != y.shape[0]:

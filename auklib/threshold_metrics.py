@@ -9,7 +9,7 @@ evaluates the metric on whole arrays of counts.
 
 import numpy as np
 
-from ._validation import _check_binary_inputs, _warn_undefined
+from ._validation import _check_binary_inputs, _one_class_undefined
 from .curves import _binary_clf_counts
 from .kappa import _kappa_counts
 
@@ -44,9 +44,12 @@ def _f1(tp, fn, fp, tn):
 
 
 def _mcc(tp, fn, fp, tn):
-    # the four margins are multiplied as two square roots so that the
-    # product cannot overflow for any count a float64 holds
-    den = np.sqrt((tp + fp) * (tn + fn)) * np.sqrt((tp + fn) * (tn + fp))
+    # the cells as shares of the total (ratios: weights of 1e160 do not
+    # overflow, weights of 1e-200 do not underflow), and each margin under
+    # its own square root, so that no product of four margins is formed
+    total = tp + fn + fp + tn
+    tp, fn, fp, tn = (v / total for v in (tp, fn, fp, tn))
+    den = np.sqrt(tp + fp) * np.sqrt(tn + fn) * np.sqrt(tp + fn) * np.sqrt(tn + fp)
     return np.clip(_ratio(tp * tn - fp * fn, den), -1.0, 1.0)
 
 
@@ -152,12 +155,7 @@ def metric_curve(y_true, y_score, metric, *, pos_label=None, sample_weight=None)
     fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
     fps, tps, thresholds = fps[1:], tps[1:], thresholds[1:]  # drop the +inf point
     n_pos, n_neg = tps[-1], fps[-1]
-    if n_pos == 0 or n_neg == 0:
-        missing = "positive" if n_pos == 0 else "negative"
-        _warn_undefined(
-            f"Only one class is present in y_true (no {missing} samples), so "
-            "the metric curve is undefined; metric_curve returns NaN."
-        )
+    if _one_class_undefined(n_pos, n_neg, "the metric curve is", "metric_curve"):
         shape = (
             thresholds.shape
             if isinstance(metric, str)

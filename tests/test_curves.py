@@ -52,7 +52,7 @@ def test_kappa_curve_equals_eq_19_on_roc_points():
     y, s = make_scores(400, 0.15, 3)
     fpr, kappa, _ = kappa_curve(y, s)
     fpr_sk, tpr_sk, _ = roc_curve(y, s, drop_intermediate=False)
-    np.testing.assert_allclose(kappa, kappa_from_rates(tpr_sk, fpr_sk, y.mean()), atol=1e-12)
+    np.testing.assert_allclose(kappa, kappa_from_rates(tpr=tpr_sk, fpr=fpr_sk, prevalence=y.mean()), atol=1e-12)
 
 
 def test_pos_label_and_string_labels():

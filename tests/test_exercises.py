@@ -50,7 +50,7 @@ def ch7_quad_auk(f, t, p):
     """AUK by numerical quadrature of eq. (19) along each straight ROC segment."""
     from scipy.integrate import quad
 
-    return sum(quad(lambda x: kappa_from_rates(t0 + (t1 - t0) * (x - f0) / (f1 - f0), x, p),
+    return sum(quad(lambda x: kappa_from_rates(tpr=t0 + (t1 - t0) * (x - f0) / (f1 - f0), fpr=x, prevalence=p),
                     f0, f1)[0] for f0, f1, t0, t1 in zip(f[:-1], f[1:], t[:-1], t[1:])
                if f1 > f0)
 
@@ -123,6 +123,23 @@ def skewed_lr_by_hand():
     return auc - 0.5, float(mp_exact_auk(fpr, tpr, y_te.mean()))
 
 
+def deployed_lr_by_hand():
+    """Chapter 4: the skewed logistic regression's ROC vertices from roc_curve, kappa
+    at p = 0.01 integrated along them by mpmath quadrature."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_curve
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+    from aukbook.plotting import skewed_breast_cancer
+    X, y = skewed_breast_cancer(positive_share=0.1, seed=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, stratify=y,
+                                              random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05)).fit(X_tr, y_tr)
+    fpr, tpr, _ = roc_curve(y_te, model.predict_proba(X_te)[:, 1])
+    return float(mp_exact_auk(fpr, tpr, 0.01))
+
+
 # independent routes to each correct answer
 CORRECT = {
     "ch1-ex-counts": lambda: sk_kappa,
@@ -136,20 +153,21 @@ CORRECT = {
                                           [0.9, 0.7, 0.7, 0.4, 0.8, 0.7, 0.3, 0.3]),
     "ch2-ex-mix": lambda: (1 / 3, float(np.interp(0.2, [0.1, 0.4], [0.5, 0.8]))),
     "ch2-ex-flip": lambda: (1 - 0.3125, -(2 * 0.3125 - 1)),  # Gini changes sign
-    "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(0.0, 1.0, p)),
-    "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(t, 0.02, 0.05) - 0.5, 0.02, 1),
+    "ch3-ex-corner": lambda: (lambda p: kappa_from_rates(tpr=0.0, fpr=1.0, prevalence=p)),
+    "ch3-ex-target": lambda: brentq(lambda t: kappa_from_rates(tpr=t, fpr=0.02, prevalence=0.05) - 0.5, 0.02, 1),
     "ch3-ex-straight": lambda: 0.2,   # the vertex (0.2, 0.7) given in the exercise
     "ch4-ex-crisp": lambda: (
-        0.5 * (0.1 * kappa_from_rates(0.6, 0.1, 0.2) + 0.9 * kappa_from_rates(0.6, 0.1, 0.2)),
+        0.5 * (0.1 * kappa_from_rates(tpr=0.6, fpr=0.1, prevalence=0.2) + 0.9 * kappa_from_rates(tpr=0.6, fpr=0.1, prevalence=0.2)),
         float(mp_exact_auk([0, 0.1, 1], [0, 0.6, 1], 0.2))),
     "ch4-ex-skew": lambda: skewed_lr_by_hand(),
+    "ch4-ex-deploy": lambda: deployed_lr_by_hand(),
     "ch4-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
         norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s)),
     "ch5-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
-    "ch5-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(binormal_t(1.0, f), f, 0.05))])(
+    "ch5-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(tpr=binormal_t(1.0, f), fpr=f, prevalence=0.05))])(
         np.linspace(0, 1, 400_001)),
     "ch5-ex-deploy": lambda: (
-        flagged_at(lambda t, f: np.argmax(kappa_from_rates(t, f, 0.02))),
+        flagged_at(lambda t, f: np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.02))),
         flagged_at(lambda t, f: np.argmax(t - f))),
     # chapter 6, ch06_multiclass
     "ch6-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
@@ -186,9 +204,17 @@ CORRECT = {
     "ch10-ex-hand": lambda: __import__("hmeasure").h_score(
         np.array([0, 0, 1, 0, 1, 1, 0, 0]),
         np.array([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05]), severity_ratio=1.0),
-    "ch10-ex-report": lambda: (lambda rho: (rho, 2 * 0.533 - 0.067 - rho * 0.933))(
+    "ch10-ex-report": lambda: (lambda rho: (
+        2 * 0.5325 - 1, 2 * 0.5335 - 1, rho, 2 * 0.533 - 0.067 - rho * 0.933))(
         brentq(lambda r: r * (2 * 0.533 - 0.067 - r * 0.933) + (1 - r) * 0.067 - 0.204,
                0.5, 1.0)),
+    # chapter 11 (the AUK beyond one machine): data in the two extreme orders
+    # within each bin, scored by auk_score; counting the ranges by hand
+    "ch11-ex-bins": lambda: tuple(
+        auk_score(np.repeat(lab, counts), np.repeat([5, 4, 3, 2, 1], counts))
+        for lab, counts in (([0, 1, 0, 1, 0], [1, 4, 5, 2, 8]),
+                            ([1, 0, 1, 0, 0], [4, 1, 2, 5, 8]))),
+    "ch11-ex-start": lambda: ((6 + 58) / (6 + 58 + 131), (37 + 21) / (37 + 21 + 9)),
 }
 
 

@@ -5,6 +5,7 @@ report, in the same headless Chromium that `make check-html` uses.
 """
 
 import os
+import re
 import sys
 
 import pytest
@@ -158,3 +159,136 @@ def test_checker_reports_weight_and_plotly_where_not_drawn(browser, tmp_path):
     problems, _ = check_page(browser, page(tmp_path, "undrawn.html", body=body), 2.5, None)
     assert "has a plotly figure but does not load plotly.js" in problems
     assert any("not drawn" in p for p in problems)
+
+
+# -- accessibility: the build-time fixes ----------------------------------------------
+OLD_WRAPPER = ('<div role="img" aria-label="Two curves"><p id="f-alt" style="position:absolute;">'
+               'Two curves &amp; a slider</p><div>  <div id="f" class="plotly-graph-div" '
+               'style="height:100%"></div></div></div>')
+
+
+def test_describe_figure_replaces_the_role_img_wrapper():
+    html = book_html.describe_figure(OLD_WRAPPER)
+    assert 'role="img"' not in html and html.startswith('<div class="aukbook-figure">')
+    assert '<p id="f-desc" class="aukbook-figure-desc"' in html
+    assert "Interactive figure. Two curves &amp; a slider</p><div>" in html
+    assert book_html.describe_figure(html) == html           # already described
+    assert "the cell's text" in book_html.describe_figure(OLD_WRAPPER, "the cell's text")
+
+
+def test_describe_figure_uses_the_cells_alt_text():
+    bare = '<div>  <div id="g" class="plotly-graph-div"></div></div>'
+    assert book_html.describe_figure(bare) == bare            # nothing to say
+    html = book_html.describe_figure(bare, "A <b>plot</b>")
+    assert 'id="g-desc"' in html and "A &lt;b&gt;plot&lt;/b&gt;" in html and bare in html
+
+
+def test_accessible_body():
+    body = ('<div role="list" class="citation-list"><div class="citation" role="doc-biblioentry">'
+            '</div></div><table><thead><tr><th></th><th class="blank level0" >&nbsp;</th>'
+            '<th class="head"><p></p></th><th>a</th><th class="head"><p>b</p></th></tr></thead>')
+    out = book_html.accessible_body(body)
+    assert 'role="listitem"' in out and "doc-biblioentry" not in out
+    assert len(re.findall(r"<th[ >]", out)) == 2 and "<th>a</th>" in out and "<p>b</p></th>" in out
+    assert '<td></td><td class="blank level0" ></td><td class="head"></td>' in out
+
+
+# -- accessibility: the audit, the explorers' keyboard test, the 420 px check -------
+needs_axe = pytest.mark.skipif(not os.path.isfile(os.path.join(ROOT, "node_modules", "axe-core",
+                                                               "axe.min.js")),
+                               reason="axe-core is not installed (npm ci)")
+
+
+def full_page(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+                    f'<title>t</title></head><body>{body}</body></html>')
+    return "file://" + str(path)
+
+
+@needs_chromium
+@needs_axe
+def test_audit_passes_a_clean_page_and_reports_violations(browser, tmp_path):
+    from check_html import audit, load_allow
+    browser.visit(full_page(tmp_path, "clean.html", "<main><h1>Title</h1><p>Text.</p></main>"))
+    problems, violations = audit(browser, load_allow())
+    assert problems == [] and violations == []
+    bad = ('<main><h1>Title</h1><div role="img" aria-label="a figure"><button>move</button></div>'
+           '<p style="color:#176de8;background:#ecf3ff">(11)</p></main>')
+    browser.visit(full_page(tmp_path, "bad.html", bad))
+    problems, violations = audit(browser, {})
+    rules = {v["id"]: v["impact"] for v in violations}
+    assert rules.get("nested-interactive") == "serious"
+    assert rules.get("color-contrast") == "serious"
+    assert any("nested-interactive" in p for p in problems)
+    minor = ('<main><h1>T</h1><table><tr><th></th><th>a</th></tr><tr><td>1</td><td>2</td></tr>'
+             '</table></main>')
+    browser.visit(full_page(tmp_path, "minor.html", minor))
+    problems, violations = audit(browser, {})
+    assert [v["impact"] for v in violations] == ["minor"] and problems     # not kept: fails
+    problems, _ = audit(browser, {"empty-table-header": "a reason"})
+    assert problems == []                                                  # kept, with a reason
+
+
+def explorer_page(tmp_path, name, fig, alt="Two panels and sliders.", script=True):
+    import aukbook
+    import plotly
+
+    from aukbook.plotting import PlotlyFigure
+
+    static = tmp_path / "_static"
+    static.mkdir(exist_ok=True)
+    for src, dest in ((os.path.join(os.path.dirname(plotly.__file__), "package_data",
+                                    "plotly.min.js"), "plotly.min.js"),
+                      (os.path.join(os.path.dirname(aukbook.__file__), "static", "explorers.js"),
+                       book_html.EXPLORERS_JS)):
+        if not (static / dest).exists():
+            (static / dest).write_bytes(open(src, "rb").read())
+    head = '<script src="../_static/plotly.min.js"></script>'
+    if script:
+        head += f'<script src="../_static/{book_html.EXPLORERS_JS}"></script>'
+    body = PlotlyFigure(fig, "fig", alt=alt)._repr_mimebundle_()["text/html"]
+    return "file://" + page(tmp_path, name, head=head, body=body)
+
+
+@needs_chromium
+def test_every_explorer_slider_works_from_the_keyboard(browser, tmp_path):
+    from aukbook.plotting import iso_kappa_explorer, roc_kappa_explorer
+    from check_html import check_explorers
+    figures = {
+        "two.html": roc_kappa_explorer([0.5, 0.1], separations=[1.0, 2.0], readout=True,
+                                       n_points=21),            # readout as plot text
+        "title.html": roc_kappa_explorer([0.5, 0.2, 0.1], n_points=21),   # readout in the title
+        "iso.html": iso_kappa_explorer([0.5, 0.1], n_points=21),
+    }
+    for name, fig in figures.items():
+        browser.visit(explorer_page(tmp_path, name, fig))
+        problems, tested = check_explorers(browser)
+        assert problems == [] and tested == len(fig.layout.sliders), (name, problems)
+        # the readout is text in an aria-live region, and says what the plot says
+        live = browser.evaluate("document.getElementById('fig-readout').textContent")
+        assert "AUC" in live or "kappa" in live, live
+
+
+@needs_chromium
+def test_keyboard_check_fails_without_the_controls(browser, tmp_path):
+    from aukbook.plotting import roc_kappa_explorer
+    from check_html import check_explorers
+    fig = roc_kappa_explorer([0.5, 0.1], n_points=21)
+    browser.visit(explorer_page(tmp_path, "plain.html", fig, script=False))
+    problems, tested = check_explorers(browser)
+    assert tested == 0 and any("no keyboard controls" in p for p in problems)
+    browser.visit(explorer_page(tmp_path, "nodesc.html", fig, alt=None))
+    problems, tested = check_explorers(browser)
+    assert tested == 1 and any("no text description" in p for p in problems)
+
+
+@needs_chromium
+def test_narrow_check_reports_sideways_scrolling(browser, tmp_path):
+    from check_html import check_narrow
+    browser.visit("file://" + page(tmp_path, "fits.html", body="<p>Short text.</p>"))
+    assert check_narrow(browser, "fits.html", None) == []
+    browser.visit("file://" + page(tmp_path, "wide.html", body='<div style="width:900px">x</div>'))
+    problems = check_narrow(browser, "wide.html", None)
+    assert any("scrolls sideways" in p for p in problems)
+    assert browser.width == 1300                       # the viewport is restored

@@ -180,11 +180,11 @@ def test_kappa_from_confusion_any_scale(scale):
 
 # ---- results in the mathematical range
 def test_kappa_from_rates_corner_is_one_and_round_trips():
-    assert kappa_from_rates(1.0, 0.0, 0.001) == 1.0
-    assert tpr_from_kappa(kappa_from_rates(1.0, 0.0, 0.001), 0.0, 0.001) == pytest.approx(1.0)
+    assert kappa_from_rates(tpr=1.0, fpr=0.0, prevalence=0.001) == 1.0
+    assert tpr_from_kappa(kappa_from_rates(tpr=1.0, fpr=0.0, prevalence=0.001), 0.0, 0.001) == pytest.approx(1.0)
     p = np.logspace(-6, np.log10(0.999999), 200)
-    assert np.all(kappa_from_rates(1.0, 0.0, p) <= 1.0)
-    assert np.all(kappa_from_rates(0.0, 1.0, p) >= -1.0)
+    assert np.all(kappa_from_rates(tpr=1.0, fpr=0.0, prevalence=p) <= 1.0)
+    assert np.all(kappa_from_rates(tpr=0.0, fpr=1.0, prevalence=p) >= -1.0)
     assert np.all(kappa_from_confusion(1 - 1e-3, 0, 0, 1e-3) <= 1.0)
 
 
@@ -193,7 +193,7 @@ def test_kappa_from_rates_corner_is_one_and_round_trips():
 @example(p=0.999999999, t=0.999999999, f=0.0)  # eq. (19) cancels there
 @example(p=0.001, t=1.0, f=0.0)
 def test_prop_kappa_in_range(p, t, f):
-    k = kappa_from_rates(t, f, p)
+    k = kappa_from_rates(tpr=t, fpr=f, prevalence=p)
     assert -1.0 <= k <= 1.0
     # and it is the kappa of the 2x2 table
     tp, fn, fp, tn = p * t, p * (1 - t), (1 - p) * f, (1 - p) * (1 - f)
@@ -212,7 +212,7 @@ def test_tpr_from_kappa_singular_point_is_nan_without_numpy_warning(p):
     assert np.isnan(t)
     assert np.isnan(arr[0]) and np.isfinite(arr[1])
     # no ROC point has that kappa: it lies below the smallest kappa at p
-    assert k < kappa_from_rates(0.0, 1.0, p)
+    assert k < kappa_from_rates(tpr=0.0, fpr=1.0, prevalence=p)
 
 
 # ---- ROC convex hull
@@ -371,10 +371,10 @@ BATTERY = {
         "no-broadcast": ("broadcast", lambda: kappa_from_confusion([1, 2], [1, 2, 3], 1, 1)),
     },
     "kappa_from_rates": {
-        "complex": ("tpr", lambda: kappa_from_rates(0.5 + 1j, 0.2, 0.3)),
-        "none": ("fpr", lambda: kappa_from_rates(0.5, None, 0.3)),
-        "no-broadcast": ("broadcast", lambda: kappa_from_rates([0.1, 0.2], [0.1, 0.2, 0.3], 0.3)),
-        "complex-prevalence": ("prevalence", lambda: kappa_from_rates(0.5, 0.2, 0.3j)),
+        "complex": ("tpr", lambda: kappa_from_rates(tpr=0.5 + 1j, fpr=0.2, prevalence=0.3)),
+        "none": ("fpr", lambda: kappa_from_rates(tpr=0.5, fpr=None, prevalence=0.3)),
+        "no-broadcast": ("broadcast", lambda: kappa_from_rates(tpr=[0.1, 0.2], fpr=[0.1, 0.2, 0.3], prevalence=0.3)),
+        "complex-prevalence": ("prevalence", lambda: kappa_from_rates(tpr=0.5, fpr=0.2, prevalence=0.3j)),
     },
     "tpr_from_kappa": {
         "complex": ("kappa", lambda: tpr_from_kappa(0.5j, 0.2, 0.3)),

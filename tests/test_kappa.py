@@ -71,25 +71,25 @@ def test_rates_agree_with_counts():
     tp, fn = p * t, p * (1 - t)
     fp, tn = (1 - p) * f, (1 - p) * (1 - f)
     np.testing.assert_allclose(
-        kappa_from_rates(t, f, p), kappa_from_confusion(tp, fn, fp, tn), rtol=1e-10, atol=1e-14
+        kappa_from_rates(tpr=t, fpr=f, prevalence=p), kappa_from_confusion(tp, fn, fp, tn), rtol=1e-10, atol=1e-14
     )
 
 
 def test_eq_20_balanced():
     t, f = np.linspace(0, 1, 11), np.linspace(1, 0, 11)
-    np.testing.assert_allclose(kappa_from_rates(t, f, 0.5), t - f, atol=1e-15)
+    np.testing.assert_allclose(kappa_from_rates(tpr=t, fpr=f, prevalence=0.5), t - f, atol=1e-15)
 
 
 def test_tpr_from_kappa_inverts():
     rng = np.random.default_rng(3)
     t, f, p = rng.random(300), rng.random(300), rng.uniform(0.001, 0.999, 300)
-    k = kappa_from_rates(t, f, p)
+    k = kappa_from_rates(tpr=t, fpr=f, prevalence=p)
     np.testing.assert_allclose(tpr_from_kappa(k, f, p), t, atol=1e-10)
 
 
 def test_scalar_in_scalar_out():
     assert isinstance(kappa_from_confusion(1, 2, 3, 4), float)
-    assert isinstance(kappa_from_rates(0.5, 0.2, 0.3), float)
+    assert isinstance(kappa_from_rates(tpr=0.5, fpr=0.2, prevalence=0.3), float)
     assert isinstance(tpr_from_kappa(0.2, 0.2, 0.3), float)
 
 
@@ -128,7 +128,10 @@ def test_confusion_bad_input(args, exc, match):
 )
 def test_rates_bad_input(func, args, exc, match):
     with pytest.raises(exc, match=match):
-        func(*args)
+        if func is kappa_from_rates:  # keyword-only
+            func(**dict(zip(("tpr", "fpr", "prevalence"), args)))
+        else:
+            func(*args)
 
 
 # ---------------------------------------------------------------- c x c matrices

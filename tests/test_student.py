@@ -18,9 +18,13 @@ from aukbook.checks import CHECKS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
-PAGES = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.md")))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+from make_student import instructor_only  # noqa: E402
 from myst_markdown import BookIndex, convert  # noqa: E402
+
+# the pages of the student edition (instructor-only pages such as the rubrics are left out)
+PAGES = sorted(p for p in glob.glob(os.path.join(ROOT, "chapters", "*.md"))
+               if not instructor_only(p))
 
 # MyST that stock Jupyter shows as raw text
 MYST_ONLY = {
@@ -64,7 +68,8 @@ def markdown_of(path):
 def student(tmp_path_factory):
     out = tmp_path_factory.mktemp("edition") / "student"
     before = digest(CHAPTERS + PAGES)
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"), str(out)],
+    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"), str(out),
+                    "--archive", str(out.parent / "student-notebooks.zip")],
                    check=True, capture_output=True)
     assert digest(CHAPTERS + PAGES) == before, "make_student modified the instructor files"
     return out
@@ -88,9 +93,12 @@ def test_no_solution_survives(student, path):
     for directive in ("{solution-start}", "{solution-end}", "{solution}"):
         assert directive not in text
     for cell in nb["cells"]:
-        assert "solution" not in cell.get("metadata", {}).get("tags", [])
+        tags = cell.get("metadata", {}).get("tags", [])
+        assert "solution" not in tags
         if cell["cell_type"] == "code":
-            assert cell["outputs"] == [] and cell["execution_count"] is None
+            assert cell["execution_count"] is None
+            if "remove-cell" in tags:
+                assert cell["outputs"] == [], "a verification cell kept its output"
     sources = ["".join(c["source"]) for c in nb["cells"]]
     for code in solution_code(path):
         assert code not in sources, f"solution code left in {path}:\n{code[:200]}"
@@ -181,12 +189,120 @@ def test_readme_and_zip(student):
     with open(os.path.join(ROOT, "_config.yml")) as fh:
         url = yaml.safe_load(fh)["repository"]["url"]
     readme = (student / "README.md").read_text()
-    assert f"auklib @ git+{url}" in readme and f"aukbook @ git+{url}#subdirectory=bookkit" in readme
-    assert (student / "requirements.txt").is_file()
-    with zipfile.ZipFile(os.path.join(ROOT, "_build", "student-notebooks.zip")) as zf:
+    # everything installs from the zip's own files plus the package registry
+    assert url not in readme and "git+" not in readme
+    assert "pip install -r requirements.txt" in readme and "wheels/*.whl" in readme
+    wheels = sorted(os.listdir(student / "wheels"))
+    assert [w.split("-")[0] for w in wheels] == ["aukbook", "auklib"]
+    with zipfile.ZipFile(student.parent / "student-notebooks.zip") as zf:
         names = zf.namelist()
     for path in CHAPTERS:
         assert f"student/chapters/{os.path.basename(path)}" in names
+    for wheel in wheels:
+        assert f"student/wheels/{wheel}" in names
+
+
+def test_student_requirements_are_the_runtime_only(student):
+    pins = [line for line in (student / "requirements.txt").read_text().splitlines()
+            if line and not line.startswith("#")]
+    book = {line.split("==")[0].lower(): line
+            for line in open(os.path.join(ROOT, "requirements.txt")).read().splitlines()
+            if "==" in line}
+    for pin in pins:                    # the book's own versions, nothing looser
+        assert book[pin.split("==")[0].lower()].lower() == pin.lower(), pin
+    names = {pin.split("==")[0].lower() for pin in pins}
+    assert {"numpy", "scikit-learn", "plotly", "matplotlib", "ipykernel"} <= names
+    build_and_test = {"jupyter-book", "sphinx", "nbval", "hypothesis", "coverage", "pytest",
+                      "myst-nb", "pydata-sphinx-theme"}
+    assert not names & build_and_test, names & build_and_test
+
+
+def test_readme_states_the_python_the_pins_need(student):
+    from packaging.specifiers import SpecifierSet
+    import importlib.metadata
+
+    readme = (student / "README.md").read_text()
+    stated = re.search(r"Python (3\.\d+) or newer", readme).group(1)
+    pins = [line.split("==")[0] for line in (student / "requirements.txt").read_text().splitlines()
+            if "==" in line]
+    needs = [SpecifierSet(importlib.metadata.metadata(n).get("Requires-Python") or "")
+             for n in pins]
+    assert all(f"{stated}.0" in spec for spec in needs), "a pin refuses the stated Python"
+    before = f"3.{int(stated.split('.')[1]) - 1}.0"
+    assert not all(before in spec for spec in needs), "an older Python would do too"
+
+
+def ANSWER_VALUES():
+    """(label, value) of every numerical reference answer with digits worth hiding."""
+    import importlib
+    from fractions import Fraction
+
+    import numpy as np
+
+    folder = os.path.join(ROOT, "tests", "answers")
+    for module in sorted(f[:-3] for f in os.listdir(folder) if f.startswith("ch")):
+        answers = importlib.import_module(f"answers.{module}").ANSWERS
+        for label, answer in answers.items():
+            if answer.kind != "values":
+                continue
+            for value in np.atleast_1d(np.asarray(answer.reference(), dtype=float)):
+                simple = Fraction(float(value)).limit_denominator(20)
+                if abs(value) < 10 and abs(value - simple) > 1e-9:  # 1/3 leaks nothing
+                    yield label, float(value)
+
+
+def _readable(name, text):
+    """What a student reads of a file: for a notebook, its sources and text outputs
+    (a figure's data arrays hold thousands of numbers, any of which may share
+    four digits with an answer by chance)."""
+    if not name.endswith(".ipynb"):
+        return text
+    parts = []
+    for cell in json.loads(text)["cells"]:
+        parts.append("".join(cell["source"]))
+        for out in cell.get("outputs", []):
+            parts.append("".join(out.get("text", "")))
+            parts.append("".join(out.get("data", {}).get("text/plain", "")))
+            parts.append("".join(out.get("data", {}).get("text/markdown", "")))
+    return "\n".join(parts)
+
+
+def _zip_text(archive):
+    """Every file of the student zip as text, wheels unpacked."""
+    import io
+
+    texts = {}
+    with zipfile.ZipFile(archive) as zf:
+        for name in zf.namelist():
+            data = zf.read(name)
+            if name.endswith(".whl"):
+                with zipfile.ZipFile(io.BytesIO(data)) as wheel:
+                    for inner in wheel.namelist():
+                        texts[f"{name}!{inner}"] = wheel.read(inner).decode("utf-8", "replace")
+            else:
+                texts[name] = data.decode("utf-8", "replace")
+    return texts
+
+
+def test_zip_holds_no_solution_answer_or_instructor_page(student):
+    texts = _zip_text(student.parent / "student-notebooks.zip")
+    assert len(texts) > 20
+    instructor_course = open(os.path.join(ROOT, "chapters", "course.md")).read()
+    marker = "# Using this book in a course"
+    assert marker in instructor_course            # guards the search below
+    solutions = [code for path in CHAPTERS for code in solution_code(path)]
+    for name, text in texts.items():
+        assert "tests/answers" not in text and "answers/" not in text, name
+        assert marker not in text, f"{name} holds the instructor's course page"
+        for code in solutions:
+            assert code not in text, f"{name} holds solution code {code[:80]!r}"
+    for label, value in ANSWER_VALUES():
+        digits = f"{value:.4f}"
+        # the number as printed, not the first digits of a longer one in a figure's data
+        standalone = re.compile(rf"(?<![\d.]){re.escape(digits)}(?!\d)")
+        leaks = [name for name, text in texts.items()
+                 if standalone.search(_readable(name, text))]
+        assert not leaks, f"{label}'s answer {digits} is in {leaks}"
 
 
 # -- the converter on the MyST the chapters may use ---------------------------
@@ -246,3 +362,20 @@ def test_student_notebooks_run(student, path):
     nb = nbformat.read(student / "chapters" / os.path.basename(path), as_version=4)
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(student / "chapters")}}).execute()
+
+
+def test_wheels_install_and_hold_the_self_checks(student, tmp_path):
+    """The zip's wheels are complete packages: installed on their own, aukbook's
+    self-checks load and run (the book's environment provides numpy etc.)."""
+    target = tmp_path / "site"
+    wheels = sorted(str(p) for p in (student / "wheels").glob("*.whl"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                    "--no-index", "--target", str(target)] + wheels, check=True)
+    code = ("import auklib, aukbook.checks as c; "
+            "assert auklib.__file__.startswith(%r) and c.__file__.startswith(%r); "
+            "print(len(c.CHECKS)); print(c.check('ch3-ex-target', 0.2))" % (str(target), str(target)))
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(target)), cwd=str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout.split()[0]) == len(CHECKS)
+    assert "not yet" in run.stdout

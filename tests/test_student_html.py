@@ -1,15 +1,19 @@
 """The HTML student edition: built from the chapters with every solution removed.
 
-Builds it once (tools/make_student.py --html, about 15 s) and looks through
+Builds it once (tools/make_student.py --html, about 15 s; copied to
+$AUKBOOK_STUDENT_HTML when set, as `make test` does, so that
+tools/check_html.py can then audit it) and looks through
 every file it wrote (pages, search index, downloadable sources) for the text
 and code of the instructor notebooks' solutions.
 """
 
+import fcntl
 import glob
 import html
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -93,10 +97,21 @@ def common_lines():
 def edition(tmp_path_factory):
     base = tmp_path_factory.mktemp("student-html")
     out, html_dir = base / "student", base / "html"
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"),
-                           str(out), "--html", str(html_dir)],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    # one build at a time: pytest-xdist workers share _build/student-src (and
+    # $AUKBOOK_STUDENT_HTML)
+    os.makedirs(os.path.join(ROOT, "_build"), exist_ok=True)
+    with open(os.path.join(ROOT, "_build", ".student-html.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"),
+                               str(out), "--html", str(html_dir),
+                               "--archive", str(base / "student-notebooks.zip")],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        keep = os.environ.get("AUKBOOK_STUDENT_HTML")   # `make test`: for check_html.py
+        if keep:
+            keep = os.path.join(ROOT, keep)
+            shutil.rmtree(keep, ignore_errors=True)
+            shutil.copytree(html_dir, keep)
     files = {}
     for path in glob.glob(str(html_dir / "**" / "*"), recursive=True):
         if path.endswith(TEXT_FILES) and os.path.isfile(path):
@@ -156,8 +171,11 @@ def test_downloads_are_student_notebooks(edition, tmp_path):
     html_dir, _files = edition
     for path in CHAPTERS:
         source = html_dir / "_sources" / "chapters" / os.path.basename(path)
+        student = html_dir.parent / "student" / "chapters" / os.path.basename(path)
+        assert source.read_bytes() == student.read_bytes(), f"{source.name} is not the student's"
         nb = json.load(open(source))
-        assert all(c.get("outputs", []) == [] for c in nb["cells"] if c["cell_type"] == "code")
+        assert not any("remove-cell" in c["metadata"].get("tags", []) and c.get("outputs")
+                       for c in nb["cells"] if c["cell_type"] == "code")
         assert "{solution-start}" not in source.read_text()
     with zipfile.ZipFile(html_dir / "student-notebooks.zip") as zf:
         assert "student/README.md" in zf.namelist()

@@ -266,19 +266,22 @@ def test_delong_matches_its_definition_and_sklearn():
     var = psi.mean(1).var(ddof=1) / pos.size + psi.mean(0).var(ddof=1) / neg.size
     assert res.standard_error == pytest.approx(math.sqrt(var), rel=1e-12)
     assert 0 < res.low < res.estimate < res.high < 1
-    perfect = auc_confidence_interval([0, 0, 1, 1] * 5, [1, 2, 3, 4] * 5)
+    perfect = auc_confidence_interval(
+        [0, 0, 1, 1] * 5, [1, 2, 3, 4] * 5, method="delong-logit"
+    )
     assert perfect == (1.0, 1.0, 1.0, 0.0)
 
 
+@pytest.mark.parametrize("method", ["score", "delong-logit"])
 @pytest.mark.parametrize("n_pos, n_neg", [(50, 450), (300, 300)])
-def test_delong_interval_covers(n_pos, n_neg):
+def test_delong_interval_covers(n_pos, n_neg, method):
     reps, d = 400, 1.5
     truth = norm.cdf(d / math.sqrt(2))
     rng = np.random.default_rng(n_pos)
     hits = 0
     for _ in range(reps):
         y, s = _binormal(rng, n_pos, n_neg, d)
-        res = auc_confidence_interval(y, s)
+        res = auc_confidence_interval(y, s, method=method)
         hits += res.low <= truth <= res.high
     se = math.sqrt(0.95 * 0.05 / reps)
     assert 0.95 - 3 * se <= hits / reps <= 0.95 + 3 * se
@@ -291,3 +294,145 @@ def test_delong_bad_input():
         assert math.isnan(auc_confidence_interval([1] * 5, np.arange(5.0)).estimate)
     with pytest.warns(UserWarning, match="Only 3 positive cases"):
         auc_confidence_interval([1] * 3 + [0] * 30, np.arange(33.0))
+    with pytest.raises(ValueError, match="method must be one of"):
+        auc_confidence_interval([0, 1] * 10, np.arange(20.0), method="wald")
+    with pytest.raises(ValueError, match="method must be one of"):
+        auc_confidence_interval([0, 1] * 10, np.arange(20.0), method=None)
+
+
+# --------------------------------------------------------------------------
+# The score-type AUC intervals (Newcombe 2006)
+
+# Independent values: SingleCaseES (R), NAP of A = phase 1 and B = phase 2,
+# "Newcombe" interval (Newcombe's Method 5), as its own tests print them.
+_NAP_A = [20, 20, 26, 25, 22, 23]
+_NAP_B = [28, 25, 24, 27, 30, 30, 29]
+
+
+@pytest.mark.parametrize(
+    "level, low, high",
+    [(0.95, 0.5973193600384168, 0.9859976893703788),
+     (0.90, 0.6591091902344411, 0.9822247870934007)],
+)
+def test_newcombe_matches_an_independent_implementation(level, low, high):
+    y = [0] * len(_NAP_A) + [1] * len(_NAP_B)
+    with pytest.warns(UserWarning, match="Only 6 negative cases"):
+        res = auc_confidence_interval(
+            y, _NAP_A + _NAP_B, method="newcombe", confidence_level=level
+        )
+    assert res.estimate == pytest.approx(11 / 12, abs=1e-12)
+    assert res.low == pytest.approx(low, abs=1e-9)
+    assert res.high == pytest.approx(high, abs=1e-9)
+
+
+def _quartic_limits(theta, m, n, z, scale):
+    """Oracle: the limits as real roots of the boundary polynomial."""
+    P = np.polynomial.Polynomial
+    t = P([0, 1])
+    h = (m + n) / 2 - 1
+    q = t * (1 - t)
+    f = m * n * (theta - t) ** 2 * (2 - t) * (1 + t) - z * z * scale * q * (
+        2 + h + (1 + 2 * h) * q
+    )
+    r = f.roots()
+    r = np.sort(r.real[np.abs(r.imag) < 1e-7])
+    lows = r[(r >= -1e-12) & (r <= theta + 1e-12)]
+    highs = r[(r >= theta - 1e-12) & (r <= 1 + 1e-12)]
+    return (lows.min() if theta > 0 else 0.0), (highs.max() if theta < 1 else 1.0)
+
+
+def test_score_limits_are_the_roots_of_the_boundary_quartic():
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        m, n = rng.integers(10, 200, size=2)
+        y = np.r_[np.ones(m, dtype=int), np.zeros(n, dtype=int)]
+        s = np.r_[rng.normal(rng.uniform(0, 4), 1, m), rng.normal(0, 1, n)]
+        level = rng.uniform(0.5, 0.999)
+        z = norm.ppf(0.5 + level / 2)
+        for method in ("score", "newcombe"):
+            res = auc_confidence_interval(y, s, method=method, confidence_level=level)
+            th = res.estimate
+            hq = (m + n) / 2 - 1
+            v_n = th * (1 - th) * (2 + hq + (1 + 2 * hq) * th * (1 - th)) / (
+                m * n * (2 - th) * (1 + th)
+            )
+            scale = 1.0
+            if method == "score" and res.standard_error > 0 and v_n > 0:
+                scale = max(1.0, res.standard_error**2 / v_n)
+            low, high = _quartic_limits(th, m, n, z, scale)
+            assert res.low == pytest.approx(low, abs=1e-9)
+            assert res.high == pytest.approx(high, abs=1e-9)
+
+
+@pytest.mark.parametrize("method", ["score", "newcombe", "delong-logit"])
+def test_auc_limits_lie_in_0_1_and_contain_the_estimate(method):
+    rng = np.random.default_rng(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for _ in range(300):
+            m, n = rng.integers(1, 60, size=2)
+            y = np.r_[np.ones(m, dtype=int), np.zeros(n, dtype=int)]
+            s = np.r_[rng.normal(rng.uniform(-2, 6), 1, m), rng.normal(0, 1, n)]
+            if rng.random() < 0.3:
+                s = np.round(s)  # ties
+            res = auc_confidence_interval(
+                y, s, method=method, confidence_level=rng.uniform(0.5, 0.999)
+            )
+            assert 0 <= res.low <= res.estimate <= res.high <= 1
+            if method != "delong-logit":
+                assert res.high - res.low > 0
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(1, 1), (3, 40), (20, 20), (500, 20)])
+def test_score_interval_at_a_perfect_sample_is_wide_and_one_sided(n_pos, n_neg):
+    y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+    s = np.r_[np.arange(n_pos) + n_neg, np.arange(n_neg)].astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        top = auc_confidence_interval(y, s)
+        bottom = auc_confidence_interval(y, -s)
+    assert top.estimate == 1 and top.high == 1 and 0 < top.low < 1
+    assert bottom.estimate == 0 and bottom.low == 0
+    assert bottom.high == pytest.approx(1 - top.low, abs=1e-12)  # symmetric
+    assert top.standard_error == 0
+
+
+def test_score_interval_contains_newcombes():
+    # the scale factor is at least 1, so the default is never shorter
+    rng = np.random.default_rng(8)
+    for _ in range(100):
+        m, n = rng.integers(10, 100, size=2)
+        y = np.r_[np.ones(m, dtype=int), np.zeros(n, dtype=int)]
+        s = np.r_[rng.normal(rng.uniform(0, 4), rng.uniform(0.3, 3), m),
+                  rng.normal(0, 1, n)]
+        a = auc_confidence_interval(y, s)
+        b = auc_confidence_interval(y, s, method="newcombe")
+        assert a.low <= b.low + 1e-12 and b.high <= a.high + 1e-12
+
+
+def _stored(path, **key):
+    import json
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "chapters", "data", path)) as fh:
+        data = json.load(fh)
+    return [r for r in data["rows"] if all(r[k] == v for k, v in key.items())]
+
+
+@pytest.mark.parametrize("method", ["score", "delong-logit"])
+def test_stored_auc_coverage_agrees_with_a_fresh_slice(method):
+    """Re-run one cell of tools/sim_intervals.py with the public function."""
+    n_pos, n_neg, auc, reps = 20, 180, 0.97, 600
+    (row,) = _stored("sim_auc.json", model="binormal", positives=n_pos,
+                     negatives=n_neg, auc=auc, method=method)
+    rng = np.random.default_rng(2024)
+    d = math.sqrt(2) * norm.ppf(auc)
+    hits = 0
+    for _ in range(reps):
+        y, s = _binormal(rng, n_pos, n_neg, d)
+        res = auc_confidence_interval(y, s, method=method)
+        hits += res.low <= auc <= res.high
+    stored = row["covered"] / row["reps"]
+    se = math.sqrt(stored * (1 - stored) * (1 / reps + 1 / row["reps"]))
+    assert abs(hits / reps - stored) <= 4 * se

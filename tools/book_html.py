@@ -19,6 +19,18 @@ Loaded through ``sphinx.local_extensions`` in ``_config.yml``.  It
 * makes the repository URL, configured once (``repository: url:`` in
   ``_config.yml``), available to the pages as ``{{ repository_url }}``,
   also inside code blocks;
+* makes the pages accessible (WCAG 2.1 AA; ``make check-html`` audits every
+  page with axe-core): every plotly figure gets a text description from its
+  cell's alt text (``mystnb: image: alt:``), as a visually hidden paragraph
+  before it, not as a ``role="img"`` wrapper, which would hide the
+  explorers' controls from assistive technology; the explorers get
+  keyboard controls and a live readout (``aukbook/static/explorers.js``);
+  the bibliography's entries become list items of its list (docutils
+  writes the deprecated ``doc-biblioentry`` role, which a ``list`` may not
+  contain); empty table header cells (the corner of a pandas table) become
+  data cells; the primary sidebar becomes a landmark, its expand/collapse
+  toggles get a name;
+  ``_static/a11y.css`` darkens links on tinted boxes and styles the controls;
 * registers the pybtex style ``authoryear``: the bibliography is sorted by
   author and year and labelled "Kaymak et al. 2012", matching the
   author-year citations in the text.
@@ -29,12 +41,14 @@ import importlib.util
 import os
 import re
 import shutil
+from html import unescape
 
 from pybtex.plugin import register_plugin
 from pybtex.style.formatting.plain import Style as PlainStyle
 from pybtex.style.labels import BaseLabelStyle
 
 PLOTLY_JS = "plotly.min.js"
+EXPLORERS_JS = "aukbook-explorers.js"   # from aukbook/static/explorers.js
 MATHJAX_COMPONENT = "tex-chtml.js"
 MATHJAX_FILES = [
     MATHJAX_COMPONENT,
@@ -118,9 +132,11 @@ def _key(js):
 
 
 def page_context(app, pagename, templatename, context, doctree):
-    body = context.get("body", "")
+    body = accessible_body(context.get("body", ""))
+    context["body"] = body
     if 'class="plotly-graph-div"' in body:
         app.add_js_file(PLOTLY_JS, loading_method="defer")
+        app.add_js_file(EXPLORERS_JS, loading_method="defer")   # runs after plotly.js
         # plotly.js is deferred: run each figure's inline call once it has loaded
         context["body"] = PLOTLY_CALL.sub(
             lambda m: (f"<script{m.group('attrs')}>document.addEventListener("
@@ -135,6 +151,72 @@ def page_context(app, pagename, templatename, context, doctree):
                 seen.add(_key(js))
                 unique.append(js)
         scripts[:] = unique
+
+
+# -- accessibility --------------------------------------------------------------
+# what aukbook.plotting.PlotlyFigure(alt=...) wrote before it stopped using role="img"
+IMG_WRAPPER = re.compile(
+    r'^\s*<div role="img" aria-label="[^"]*">\s*<p id="[^"]*" style="[^"]*">(?P<text>.*?)</p>'
+    r'(?P<inner>.*)</div>\s*$', re.S)
+PLOTLY_ID = re.compile(r'<div id="(?P<id>[^"]+)" class="plotly-graph-div"')
+# an empty header cell, also docutils' <th class="head"><p></p></th>
+EMPTY_TH = re.compile(r"<th(?P<attrs>(?:\s[^>]*)?)>(?:\s|&nbsp;|&#160;|<p>\s*</p>)*</th>")
+
+
+def describe_figure(html, alt=None):
+    """A plotly figure's HTML with its text description before it, visible to
+    screen readers only; the figure and its controls stay as they are.
+
+    ``html`` is a plotly output, bare or inside the ``role="img"`` wrapper
+    that aukbook's PlotlyFigure wrote before (its text is kept when there is
+    no ``alt``).  Returns it unchanged when it already has a description
+    (PlotlyFigure's output now) or when there is no text at all.
+    """
+    from aukbook.plotting import described_figure_html
+
+    if 'class="aukbook-figure"' in html:
+        return html
+    m = IMG_WRAPPER.match(html)
+    if m:
+        html, alt = m.group("inner"), alt or unescape(m.group("text"))
+    if not alt:
+        return html
+    div = PLOTLY_ID.search(html)
+    return described_figure_html(html, div.group("id") if div else "figure", alt)
+
+
+def describe_plotly_figures(app, doctree, docname):
+    """Give every plotly output the alt text of its notebook cell (a plotly
+    figure is not an <img>, so myst-nb drops ``mystnb: image: alt:``)."""
+    from docutils import nodes
+
+    for raw in list(doctree.findall(nodes.raw)):
+        text = raw.astext()
+        if "plotly-graph-div" not in text or "html" not in raw.get("format", ""):
+            continue
+        cell, alt = raw.parent, None
+        while cell is not None and "cell_metadata" not in cell.attributes:
+            cell = cell.parent
+        if cell is not None:
+            alt = (cell["cell_metadata"].get("mystnb", {}).get("image", {}) or {}).get("alt")
+        new = describe_figure(text, alt)
+        if new != text:
+            raw.replace_self(nodes.raw(new, new, format=raw["format"], classes=raw["classes"]))
+
+
+def accessible_body(body):
+    """The fixes to a page's body that axe-core asks for (see the module docstring)."""
+    body = body.replace('role="doc-biblioentry"', 'role="listitem"')
+    return EMPTY_TH.sub(lambda m: f"<td{m.group('attrs')}></td>", body)
+
+
+# the sidebar's expand/collapse toggle of an entry with sub-pages is an icon only
+TOC_TOGGLE = '<summary><span class="toctree-toggle" role="presentation">'
+TOC_TOGGLE_NAMED = ('<summary aria-label="Show or hide the pages under this entry">'
+                    '<span class="toctree-toggle" role="presentation">')
+SIDEBAR = '<div id="pst-primary-sidebar" class="bd-sidebar-primary bd-sidebar">'
+SIDEBAR_LANDMARK = ('<div id="pst-primary-sidebar" class="bd-sidebar-primary bd-sidebar" '
+                    'role="complementary" aria-label="Book contents">')
 
 
 # -- MathJax --------------------------------------------------------------------
@@ -178,6 +260,10 @@ def copy_plotly(app):
     src = os.path.join(os.path.dirname(plotly.__file__), "package_data", PLOTLY_JS)
     os.makedirs(os.path.join(app.outdir, "_static"), exist_ok=True)
     shutil.copyfile(src, os.path.join(app.outdir, "_static", PLOTLY_JS))
+    import aukbook
+
+    src = os.path.join(os.path.dirname(aukbook.__file__), "static", "explorers.js")
+    shutil.copyfile(src, os.path.join(app.outdir, "_static", EXPLORERS_JS))
 
 
 FONTAWESOME_TAG = re.compile(r'[ \t]*<script[^>]*src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?')
@@ -185,7 +271,9 @@ FONTAWESOME_TAG = re.compile(r'[ \t]*<script[^>]*src="[^"]*_static/scripts/fonta
 
 def drop_fontawesome_js(app, exc):
     """Remove the theme's fontawesome.js from every page (a template tag, not a
-    registered script, so html-page-context cannot see it) and from _static."""
+    registered script, so html-page-context cannot see it) and from _static;
+    make the primary sidebar (a template's plain div) a landmark and name
+    its icon-only expand/collapse toggles."""
     if exc is not None or app.builder.format != "html":
         return
     for root, _dirs, files in os.walk(app.outdir):
@@ -194,7 +282,8 @@ def drop_fontawesome_js(app, exc):
                 path = os.path.join(root, name)
                 with open(path, encoding="utf-8") as fh:
                     text = fh.read()
-                new = FONTAWESOME_TAG.sub("", text)
+                new = (FONTAWESOME_TAG.sub("", text).replace(SIDEBAR, SIDEBAR_LANDMARK)
+                       .replace(TOC_TOGGLE, TOC_TOGGLE_NAMED))
                 if new != text:
                     with open(path, "w", encoding="utf-8") as fh:
                         fh.write(new)
@@ -206,6 +295,7 @@ def setup(app):
     app.connect("builder-inited", copy_plotly)
     app.connect("config-inited", config_inited)
     app.connect("source-read", substitute_repository)
+    app.connect("doctree-resolved", describe_plotly_figures)
     app.connect("html-page-context", page_context, priority=900)
     app.connect("build-finished", copy_mathjax)
     app.connect("build-finished", drop_fontawesome_js)

@@ -29,6 +29,13 @@ FLAGS = [
 ]
 
 
+KEYS = {  # key -> (code, Windows virtual key code), for Input.dispatchKeyEvent
+    "Tab": ("Tab", 9), "ArrowLeft": ("ArrowLeft", 37), "ArrowUp": ("ArrowUp", 38),
+    "ArrowRight": ("ArrowRight", 39), "ArrowDown": ("ArrowDown", 40),
+    "Home": ("Home", 36), "End": ("End", 35),
+}
+
+
 def chromium():
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
@@ -180,6 +187,24 @@ class Browser:
                 return True
             time.sleep(0.1)
         return False
+
+    def set_viewport(self, width, height):
+        """Resize the viewport (CSS pixels); later screenshots use the new size."""
+        self.width, self.height = width, height
+        self.call("Emulation.setDeviceMetricsOverride", session=True, width=width,
+                  height=height, deviceScaleFactor=1, mobile=False)
+        self.evaluate("window.dispatchEvent(new Event('resize')), 1")
+
+    def press(self, key):
+        """Press and release one key (``"ArrowRight"``, ``"Tab"``, ...) in the focused element.
+
+        The events are real input events: the browser's default action runs
+        (a range input moves, Tab moves the focus), as for a reader's key press.
+        """
+        code, vk = KEYS[key]
+        common = dict(key=key, code=code, windowsVirtualKeyCode=vk, nativeVirtualKeyCode=vk)
+        self.call("Input.dispatchKeyEvent", session=True, type="rawKeyDown", **common)
+        self.call("Input.dispatchKeyEvent", session=True, type="keyUp", **common)
 
     def screenshot(self, path, full_page=True):
         """PNG of the page; full_page: the viewport is stretched to the page's height."""

@@ -1,6 +1,7 @@
 """Open the built pages in headless Chromium, offline, and check what a reader gets.
 
-    python tools/check_html.py _build/html [--screenshots DIR] [--max-mb 2.5]
+    python tools/check_html.py _build/html [_build/student-html ...] [--screenshots DIR]
+                               [--max-mb 2.5] [--no-a11y]
 
 One Chromium, driven over the DevTools protocol on a pipe (tools/browser.py;
 needs only Debian's `chromium` and the standard library), with every network
@@ -17,12 +18,27 @@ search page:
 * where the page has math, MathJax has typeset it (<mjx-container>), with no
   MathJax error and no raw TeX delimiters left;
 * the search page finds pages for "kappa" from file:// with no error.
-And once for the book: _static/mathjax holds at most 3 MB.
+* accessibility (WCAG 2.1 A and AA, tools/a11y_allow.txt): axe-core (from
+  npm, node_modules/axe-core, installed by the Makefile with `npm ci`) is
+  injected into the page and run with the WCAG 2.1 A/AA rules and best
+  practices; any critical, serious or moderate violation fails, and so
+  does a minor one unless tools/a11y_allow.txt keeps it with a reason;
+* every slider of every plotly explorer is reached with Tab and moved with
+  an arrow key, and its aria-live readout changes (check_explorers); every
+  plotly figure has a text description and sits in no role="img";
+* at 420 px wide (a phone) the page does not scroll sideways and no
+  figure's title or readout is cut off.
+And once per book: _static/mathjax holds at most 3 MB.  Several books (the
+instructor and the student edition) are checked in one browser session; in
+the books after the first, colour contrast (two thirds of the audit's time)
+is audited on the first page only, every other rule on every page.
 Exits 1 with a list of failures.
 """
 
 import argparse
+import collections
 import glob
+import json
 import os
 import re
 import sys
@@ -30,6 +46,14 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser import Browser, BrowserError, chromium  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+AXE_JS = os.path.join(ROOT, "node_modules", "axe-core", "axe.min.js")
+ALLOW_FILE = os.path.join(ROOT, "tools", "a11y_allow.txt")
+# WCAG 2.1 A and AA, plus axe's best practices
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+FAIL_IMPACTS = ("critical", "serious", "moderate")
+NARROW = (420, 900)   # a phone: the page must not scroll sideways at this width
 
 EXTERNAL = re.compile(r'<(?:script|link|img)[^>]+(?:src|href)="(?:https?:)?//[^"]+"', re.I)
 CORE_KINDS = ("Document", "Script", "Stylesheet")
@@ -65,7 +89,162 @@ def weigh(visit):
     return core, total
 
 
-def check_page(b, path, max_mb, shots):
+# -- accessibility ---------------------------------------------------------------
+AXE_RUN = """axe.run(document, {runOnly: {type: 'tag', values: %s}, preload: false,
+                        resultTypes: ['violations'], rules: %s})
+  .then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map(n => n.target.join(' '))})))"""
+
+
+def axe_source():
+    if not os.path.isfile(AXE_JS):
+        raise BrowserError(f"{os.path.relpath(AXE_JS, ROOT)} is missing: run `npm ci` "
+                           "(the Makefile's set-up does)")
+    with open(AXE_JS, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def load_allow(path=ALLOW_FILE):
+    """The minor violations kept on purpose: {rule id: reason}, from 'rule-id: reason' lines."""
+    allow = {}
+    if os.path.isfile(path):
+        for line in open(path, encoding="utf-8"):
+            line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
+            if line:
+                rule, _, reason = line.partition(":")
+                if not reason.strip():
+                    raise ValueError(f"{path}: {rule.strip()!r} has no reason")
+                allow[rule.strip()] = reason.strip()
+    return allow
+
+
+def audit(b, allow, axe_js=None, contrast=True):
+    """Run axe-core (WCAG 2.1 A/AA and best practices) on the page shown.
+
+    Returns (problems, violations): a problem for every critical, serious or
+    moderate violation and for every minor one not in ``allow``.
+    ``contrast=False`` skips the colour-contrast rule, two thirds of the
+    audit's time on a page full of math (see check_edition).  (preload is
+    off: axe would fetch the stylesheets, which file:// forbids; only the
+    orientation-lock rule reads them, and the book locks no orientation.)
+    """
+    if not b.evaluate("typeof axe === 'object'"):
+        b.evaluate((axe_js or axe_source()) + "\n;1")
+    rules = {} if contrast else {"color-contrast": {"enabled": False}}
+    violations = b.evaluate(AXE_RUN % (json.dumps(AXE_TAGS), json.dumps(rules)),
+                            await_promise=True)
+    problems = []
+    for v in violations:
+        nodes = v["nodes"]
+        where = ", ".join(nodes[:3]) + (f" and {len(nodes) - 3} more" if len(nodes) > 3 else "")
+        text = f"{v['id']} ({v['impact']}, {len(nodes)}x): {v['help']} [{where}]"
+        if v["impact"] in FAIL_IMPACTS or v["impact"] is None or v["id"] not in allow:
+            problems.append("accessibility: " + text)
+        v["text"] = text
+    return problems, violations
+
+
+EXPLORERS_READY = ("Array.from(document.querySelectorAll('.plotly-graph-div')).every(d => "
+                   "!(d.layout && d.layout.sliders && d.layout.sliders.length) || "
+                   "d.getAttribute('data-aukbook-controls'))")
+FIGURES = """Array.from(document.querySelectorAll('.plotly-graph-div')).map(d => {
+  const box = d.closest('.aukbook-figure'), desc = box && box.querySelector('.aukbook-figure-desc');
+  return [d.id, ((d.layout && d.layout.sliders) || []).length,
+          desc ? desc.textContent.trim().length : 0, !!d.closest('[role="img"]')]; })"""
+SLIDER_STATE = """(() => {
+  const s = document.getElementById(%(id)s), gd = document.getElementById(%(fig)s);
+  const live = document.getElementById(s.getAttribute('aria-describedby'));
+  return {value: +s.value, max: +s.max, valuetext: s.getAttribute('aria-valuetext'),
+          readout: live ? live.textContent : null,
+          live: live ? live.getAttribute('aria-live') : null,
+          active: gd.layout.sliders[%(i)d].active}; })()"""
+
+
+def check_explorers(b):
+    """Every slider of every plotly explorer works from the keyboard.
+
+    For each slider: Tab from the element before it lands on it; an arrow key
+    moves it; its aria-valuetext, the figure's slider state and the text of
+    its aria-live readout change.  Every plotly figure needs a text
+    description, and none may sit inside role="img" (which would hide its
+    controls from assistive technology).  Returns (problems, sliders tested).
+    """
+    problems, tested = [], 0
+    if not b.visit_wait(EXPLORERS_READY, timeout=10):
+        return ["the explorers got no keyboard controls (aukbook-explorers.js)"], 0
+    for fig, n_sliders, desc_len, in_img in b.evaluate(FIGURES):
+        if desc_len < 20:
+            problems.append(f"figure {fig}: no text description (alt text of its cell)")
+        if in_img:
+            problems.append(f"figure {fig}: inside role=img, which hides its controls")
+        for i in range(n_sliders):
+            sid = f"{fig}-slider-{i}"
+            start = b.evaluate(f"""(() => {{ const s = document.getElementById({json.dumps(sid)});
+                if (!s) return false;
+                const t = document.createElement('button'); t.id = 'kbd-start';
+                t.textContent = 'start'; s.before(t); t.focus();
+                return document.activeElement === t; }})()""")
+            if not start:
+                problems.append(f"figure {fig}: no keyboard control for slider {i}")
+                continue
+            b.press("Tab")
+            focused = b.evaluate("document.activeElement.id")
+            b.evaluate("document.getElementById('kbd-start').remove(), 1")
+            if focused != sid:
+                problems.append(f"figure {fig}: Tab does not reach slider {i} (focus on {focused!r})")
+                continue
+            q = {"id": json.dumps(sid), "fig": json.dumps(fig), "i": i}
+            before = b.evaluate(SLIDER_STATE % q)
+            if before["live"] not in ("polite", "assertive"):
+                problems.append(f"figure {fig}: slider {i} has no aria-live readout")
+            b.press("ArrowRight" if before["value"] < before["max"] else "ArrowLeft")
+            b.visit_wait(f"document.getElementById({json.dumps(sid)}).getAttribute('aria-describedby')"
+                         f" && document.getElementById(document.getElementById({json.dumps(sid)})"
+                         f".getAttribute('aria-describedby')).textContent !== "
+                         f"{json.dumps(before['readout'])}", timeout=5)
+            after = b.evaluate(SLIDER_STATE % q)
+            tested += 1
+            if after["value"] == before["value"]:
+                problems.append(f"figure {fig}: the arrow key did not move slider {i}")
+            elif after["active"] != after["value"]:
+                problems.append(f"figure {fig}: slider {i} moved but the figure did not follow")
+            if after["valuetext"] == before["valuetext"]:
+                problems.append(f"figure {fig}: slider {i}'s aria-valuetext did not change")
+            if not after["readout"] or after["readout"] == before["readout"]:
+                problems.append(f"figure {fig}: slider {i} moved but the readout did not change "
+                                f"({before['readout']!r})")
+    return problems, tested
+
+
+CUT_TEXT = """Array.from(document.querySelectorAll('.plotly-graph-div')).filter(gd => {
+  const w = gd.getBoundingClientRect();
+  return Array.from(gd.querySelectorAll('.gtitle, .textpoint text, .annotation-text')).some(t => {
+    const r = t.getBoundingClientRect();
+    return r.width > 0 && (r.left < w.left - 1 || r.right > w.right + 1); }); }).map(gd => gd.id)"""
+
+
+def check_narrow(b, path, shots):
+    """At a phone's width the page does not scroll sideways and no figure text is cut off."""
+    problems = []
+    width, height = b.width, b.height
+    b.set_viewport(*NARROW)
+    b.pump(0.6)                      # plotly redraws responsive figures after a resize
+    scroll = b.evaluate("document.documentElement.scrollWidth")
+    if scroll > NARROW[0]:
+        problems.append(f"at {NARROW[0]} px wide the page scrolls sideways ({scroll} px)")
+    cut = b.evaluate(CUT_TEXT)
+    if cut:
+        problems.append(f"at {NARROW[0]} px wide, text of figure(s) {', '.join(cut)} is cut off")
+    if shots:
+        name = os.path.splitext(os.path.basename(path))[0] + f"-{NARROW[0]}.png"
+        b.screenshot(os.path.join(shots, name))
+    b.set_viewport(width, height)
+    return problems
+
+
+def check_page(b, path, max_mb, shots, a11y=None):
+    """Check one page; with ``a11y`` ({"allow": ..., "axe_js": ...}) also audit its
+    accessibility (axe-core, the explorers' keyboard use, a 420 px viewport)."""
     problems = []
     html = open(path, encoding="utf-8").read()
     for m in EXTERNAL.finditer(html):
@@ -118,6 +297,14 @@ def check_page(b, path, max_mb, shots):
     if shots:
         name = os.path.splitext(os.path.basename(path))[0] + ".png"
         b.screenshot(os.path.join(shots, name))
+    if a11y is not None:
+        found, stats["violations"] = audit(b, a11y["allow"], a11y.get("axe_js"),
+                                           contrast=a11y.get("contrast", True))
+        problems += found
+        if has_plotly:
+            found, stats["sliders"] = check_explorers(b)
+            problems += found
+        problems += check_narrow(b, path, shots)
     return problems, stats
 
 
@@ -146,46 +333,103 @@ def mathjax_size(html_dir):
     return total
 
 
+def check_edition(b, html_dir, args, a11y, summary, first_book=True):
+    """All checks of one built book (instructor or student edition); True if it failed."""
+    pages = sorted(glob.glob(os.path.join(html_dir, "chapters", "**", "*.html"), recursive=True))
+    pages += [p for p in [os.path.join(html_dir, "genindex.html")] if os.path.isfile(p)]
+    if not pages:
+        print(f"check-html: no pages under {html_dir}/chapters; run `make book` first.")
+        return True
+    shots = args.screenshots and os.path.join(args.screenshots, os.path.basename(
+        os.path.normpath(html_dir)))
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+    print(f"== {html_dir}")
+    failed = False
+    for k, page in enumerate(pages):
+        # After the first book, colour contrast is audited on one page only: a
+        # later book (the student edition) has the same stylesheets and a
+        # subset of the same pages; what it adds (its announcement bar) is on
+        # every page.  The other rules run on every page of every book.
+        contrast = first_book or k == 0
+        page_a11y = a11y and dict(a11y, contrast=contrast)
+        problems, s = check_page(b, page, args.max_mb, shots, page_a11y)
+        status = "ok" if not problems else "FAIL"
+        print(f"{status:4s} {os.path.relpath(page, html_dir):38s} "
+              f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
+              f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
+              + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
+              + ("" if a11y is None or contrast else "  (contrast audited on the first page)"))
+        for p in problems:
+            print(f"     - {p}")
+        summary.add(html_dir, page, s.get("violations", []))
+        failed |= bool(problems)
+    problems, n = check_search(b, html_dir)
+    if a11y is not None:
+        found, violations = audit(b, a11y["allow"], a11y.get("axe_js"), contrast=first_book)
+        problems += found
+        summary.add(html_dir, os.path.join(html_dir, "search.html"), violations)
+    print(f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results")
+    for p in problems:
+        print(f"     - {p}")
+    failed |= bool(problems)
+    mj = mathjax_size(html_dir)
+    ok = 0 < mj <= MATHJAX_MAX_MB * 1e6
+    print(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB (at most {MATHJAX_MAX_MB} MB)")
+    return failed or not ok
+
+
+class Summary:
+    """The accessibility audit's totals over every page of every edition."""
+
+    def __init__(self, allow):
+        self.allow = allow
+        self.pages = 0
+        self.by_impact = collections.Counter()      # impact -> nodes
+        self.by_rule = collections.Counter()        # (impact, rule) -> nodes
+
+    def add(self, html_dir, page, violations):
+        self.pages += 1
+        for v in violations:
+            self.by_impact[v["impact"]] += len(v["nodes"])
+            self.by_rule[(v["impact"], v["id"])] += len(v["nodes"])
+
+    def print(self):
+        print(f"accessibility audit (axe-core, {', '.join(AXE_TAGS)}) over {self.pages} pages: "
+              + ", ".join(f"{k} {self.by_impact.get(k, 0)}"
+                          for k in ("critical", "serious", "moderate", "minor")))
+        for (impact, rule), n in sorted(self.by_rule.items()):
+            reason = self.allow.get(rule) if impact == "minor" else None
+            print(f"     {impact:9s} {rule:28s} {n:4d} elements"
+                  + (f"  kept: {reason}" if reason else ""))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
-    parser.add_argument("html_dir")
-    parser.add_argument("--screenshots", default=None)
+    parser.add_argument("html_dirs", nargs="+", metavar="html_dir",
+                        help="built books to check, e.g. _build/html _build/student-html")
+    parser.add_argument("--screenshots", default=None,
+                        help="write a screenshot of every page (and one at 420 px wide) here")
     parser.add_argument("--max-mb", type=float, default=2.5,
                         help="largest HTML+JS+CSS of a page without a plotly figure")
+    parser.add_argument("--no-a11y", action="store_true",
+                        help="skip the accessibility audit (axe-core, keyboard, 420 px)")
     args = parser.parse_args(argv)
     if chromium() is None:
         print("check-html: Chromium not found; install Debian's `chromium` package.")
         return 1
-    pages = sorted(glob.glob(os.path.join(args.html_dir, "chapters", "*.html")))
-    if not pages:
-        print(f"check-html: no pages under {args.html_dir}/chapters; run `make book` first.")
-        return 1
-    if args.screenshots:
-        os.makedirs(args.screenshots, exist_ok=True)
     failed = False
     try:
-        with Browser() as b:
-            for page in pages:
-                problems, s = check_page(b, page, args.max_mb, args.screenshots)
-                status = "ok" if not problems else "FAIL"
-                print(f"{status:4s} {os.path.relpath(page, args.html_dir):38s} "
-                      f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
-                      f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}")
-                for p in problems:
-                    print(f"     - {p}")
-                failed |= bool(problems)
-            problems, n = check_search(b, args.html_dir)
-            print(f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results")
-            for p in problems:
-                print(f"     - {p}")
-            failed |= bool(problems)
+        a11y = None if args.no_a11y else {"allow": load_allow(), "axe_js": axe_source()}
+        summary = Summary(a11y["allow"] if a11y else {})
+        with Browser() as b:          # one browser for every edition
+            for k, html_dir in enumerate(args.html_dirs):
+                failed |= check_edition(b, html_dir, args, a11y, summary, first_book=k == 0)
     except BrowserError as exc:
         print(f"check-html: {exc}")
         return 1
-    mj = mathjax_size(args.html_dir)
-    ok = 0 < mj <= MATHJAX_MAX_MB * 1e6
-    print(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB (at most {MATHJAX_MAX_MB} MB)")
-    failed |= not ok
+    if a11y is not None:
+        summary.print()
     return 1 if failed else 0
 
 

@@ -26,7 +26,10 @@ The instructor notebooks in chapters/ are never modified.
 """
 
 import argparse
+import ast
+import fcntl
 import glob
+import importlib.metadata
 import os
 import re
 import shutil
@@ -36,6 +39,8 @@ import zipfile
 
 import nbformat
 import yaml
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -137,28 +142,209 @@ def plain_markdown_notebook(nb, index, doc):
     return nb
 
 
+HIDDEN = ("remove-cell", "remove-input")
+
+
+def _parse(src):
+    """The cell's Python (magics blanked, so line numbers stay); None if it is not Python."""
+    lines = ["" if line.lstrip().startswith(("%", "!")) else line for line in src.splitlines()]
+    try:
+        return ast.parse("\n".join(lines)), lines
+    except SyntaxError:
+        return None, lines
+
+
+def _defined(tree):
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names
+
+
+def _loaded(tree):
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _without_asserts(tree, lines):
+    """The source with its top-level ``assert`` statements removed ('' if nothing is left)."""
+    drop = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assert):
+            drop |= set(range(node.lineno - 1, node.end_lineno))
+    kept = [line for i, line in enumerate(lines) if i not in drop]
+    rest = [n for n in tree.body if not isinstance(n, ast.Assert)]
+    return "\n".join(kept).strip("\n") + "\n" if rest else ""
+
+
+def without_verification(nb):
+    """Drop the book's verification cells from a student notebook.
+
+    The chapters check every number they state in cells tagged ``remove-cell``
+    (the reader never sees them).  A student notebook drops those cells, except
+    the few that define a name a later kept cell uses; from those and from the
+    ``remove-input`` cells (hidden code whose output the page shows) the
+    ``assert`` statements go, and their code is shown collapsed.  The outputs
+    of the other cells stay, as the HTML book shows them.
+    """
+    needed, cells = set(), []
+    for cell in reversed(nb.cells):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell.cell_type != "code" or not tags & set(HIDDEN):
+            if cell.cell_type == "code":
+                tree, _ = _parse(cell.source)
+                needed |= _loaded(tree) if tree is not None else set()
+            cells.append(cell)
+            continue
+        tree, lines = _parse(cell.source)
+        if tree is None:                      # not plain Python: keep it as it is
+            cells.append(cell)
+            continue
+        if "remove-cell" in tags and not _defined(tree) & needed:
+            continue
+        source = _without_asserts(tree, lines)
+        if not source.strip():
+            continue
+        cell.source = source
+        needed |= _loaded(ast.parse(source))
+        if "remove-cell" in tags:
+            cell.outputs = []
+        cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+        cells.append(cell)
+    nb.cells = cells[::-1]
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.execution_count = None
+            for out in cell.get("outputs", []):
+                if "execution_count" in out:
+                    out["execution_count"] = None
+    return nb
+
+
+# What the student notebooks import; the student requirements file pins these
+# and everything they need, at the versions of the book's own requirements.txt.
+RUNTIME = ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib", "plotly", "sympy",
+           "imbalanced-learn", "hmeasure", "threadpoolctl", "ipykernel",
+           "Jinja2",                 # pandas needs it for the styled tables
+           "distributed")            # chapter 11 (auklib.dask; brings dask)
+
+
+def runtime_requirements():
+    """(pins, python): the runtime closure of RUNTIME as installed here, and the
+    lowest Python every pinned version accepts."""
+    found, stack = {}, list(RUNTIME)
+    while stack:
+        name = stack.pop()
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        if key in found:
+            continue
+        dist = importlib.metadata.distribution(name)
+        found[key] = dist
+        for text in dist.requires or []:
+            req = Requirement(text)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                stack.append(req.name)
+    lowest = (3, 0)
+    for dist in found.values():
+        spec = SpecifierSet(dist.metadata.get("Requires-Python") or "")
+        for minor in range(0, 20):
+            if (3, minor) >= lowest and f"3.{minor}.0" in spec:
+                lowest = (3, minor)
+                break
+    pins = sorted(f"{d.metadata['Name']}=={d.version}" for d in found.values())
+    return pins, lowest
+
+
+STUDENT_PAGES = os.path.join(ROOT, "tools", "student_edition")
+# Pages for instructors only: left out of both student editions (and their _toc).
+INSTRUCTOR_ONLY = ("rubrics",)
+
+
+def instructor_only(path):
+    return os.path.splitext(os.path.basename(path))[0] in INSTRUCTOR_ONLY
+
+
+def student_toc(toc):
+    """The book's _toc without the instructor-only pages."""
+    def keep(entry):
+        if not isinstance(entry, dict):
+            return True
+        name = os.path.basename(str(entry.get("file", "")))
+        return name not in INSTRUCTOR_ONLY
+
+    def walk(node):
+        if isinstance(node, dict):
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(e) for e in node if keep(e)]
+        return node
+
+    return walk(toc)
+
+
+def student_page(path):
+    """The student edition's version of a page: tools/student_edition/<name> if there is one.
+
+    chapters/course.md is written for instructors (it says where the answers
+    are); the student edition has its own course page instead.
+    """
+    own = os.path.join(STUDENT_PAGES, os.path.basename(path))
+    return own if os.path.isfile(own) else path
+
+
+def build_wheels(outdir):
+    """Wheels of auklib and aukbook (neither holds an answer) into outdir/wheels.
+
+    Each is built from a copy of its sources, so that two builds at once (the
+    test suite's workers) never share setuptools' scratch folders.
+    """
+    wheels = os.path.join(outdir, "wheels")
+    os.makedirs(wheels, exist_ok=True)
+    import tempfile
+
+    for source, package in ((ROOT, "auklib"), (os.path.join(ROOT, "bookkit"), "aukbook")):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy = os.path.join(tmp, package + "-src")
+            os.makedirs(copy)
+            for name in ("pyproject.toml", "README.md", "LICENSE"):
+                if os.path.isfile(os.path.join(source, name)):
+                    shutil.copy(os.path.join(source, name), copy)
+            shutil.copytree(os.path.join(source, package), os.path.join(copy, package),
+                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                            "--no-build-isolation", "--wheel-dir", wheels, copy],
+                           check=True, capture_output=True)
+    return sorted(os.listdir(wheels))
+
+
 README = """\
 # Kappa, AUC and the AUK: student edition
 
-The chapter notebooks without solutions or outputs, in plain Markdown that any
-Jupyter shows as it is meant to look. The book itself, with its figures, is
-online (the student edition of the HTML book has no solutions either).
+The chapter notebooks without their solutions, in plain Markdown that any
+Jupyter shows as it is meant to look, with the outputs the book shows (run
+each notebook to make them your own). Everything needed is in this folder:
+the library `auklib` and the book's helpers `aukbook` come as wheels in
+`wheels/`, and `requirements.txt` pins what they and the notebooks use.
 
 ## Run the notebooks
 
-You need Python 3.10 or newer. In this folder:
+You need Python {python} or newer (the book is tested with {tested}). In this folder:
 
 ```sh
 python -m venv .venv
 . .venv/bin/activate                 # Windows: .venv\\Scripts\\activate
 pip install -r requirements.txt      # numpy, scikit-learn, plotly, ... (exact versions)
-pip install "auklib @ git+{url}" "aukbook @ git+{url}#subdirectory=bookkit"
-pip install jupyterlab
+pip install --no-deps wheels/*.whl   # auklib and aukbook
+pip install jupyterlab               # or any Jupyter you like
 jupyter lab chapters/
 ```
 
-`auklib` is the library the chapters use; `aukbook` holds the book's figures
-and the self-checks. Run each notebook from the top (Run > Run All Cells).
+Run each notebook from the top (Run > Run All Cells). Cells whose code is
+collapsed draw a figure or a table of the book; you may open and read them.
 
 ## Self-checks
 
@@ -166,6 +352,8 @@ Each exercise with a self-check is followed by a cell that shows how to call
 `aukbook.checks.check`. It says whether your answer is right and gives a hint
 if not, without revealing the answer. An answer within the stated tolerance
 (`atol`) of the reference is accepted; one `2 * atol` or more away is rejected.
+A self-check is feedback for you: it proves nothing to anyone else, and your
+marks come from your instructor's grading, not from it.
 """
 
 
@@ -174,27 +362,38 @@ def repository_url():
         return yaml.safe_load(fh)["repository"]["url"]
 
 
-def write_notebook_edition(outdir, index):
+def write_notebook_edition(outdir, index, archive=None):
     out_chapters = os.path.join(outdir, "chapters")
     if os.path.isdir(outdir):
         shutil.rmtree(outdir)
     os.makedirs(out_chapters)
     for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb"))):
         doc = os.path.splitext(os.path.basename(path))[0]
-        nb = without_solutions(nbformat.read(path, as_version=4))
+        nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=True)
+        nb = without_verification(nb)
         nb = plain_markdown_notebook(nb, index, doc)
         nbformat.write(nb, os.path.join(out_chapters, os.path.basename(path)))
     for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "*.md"))):
+        if instructor_only(path):
+            continue
         doc = os.path.splitext(os.path.basename(path))[0]
-        with open(path, encoding="utf-8") as fh:
+        with open(student_page(path), encoding="utf-8") as fh:
             text = convert(fh.read(), index, doc)
         with open(os.path.join(out_chapters, os.path.basename(path)), "w", encoding="utf-8") as fh:
             fh.write(text)
+    data = os.path.join(ROOT, "chapters", "data")      # what the notebooks read
+    if os.path.isdir(data):
+        shutil.copytree(data, os.path.join(out_chapters, "data"),
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    pins, python = runtime_requirements()
     with open(os.path.join(outdir, "README.md"), "w", encoding="utf-8") as fh:
-        fh.write(README.format(url=index.substitutions.get("repository_url", "")))
-    shutil.copy(os.path.join(ROOT, "requirements.txt"), outdir)
-    os.makedirs(os.path.join(ROOT, "_build"), exist_ok=True)
-    archive = os.path.join(ROOT, "_build", "student-notebooks.zip")
+        fh.write(README.format(python="%d.%d" % python, tested=sys.version.split()[0]))
+    with open(os.path.join(outdir, "requirements.txt"), "w", encoding="utf-8") as fh:
+        fh.write("# What the student notebooks need to run, at the versions the book uses.\n")
+        fh.write("\n".join(pins) + "\n")
+    build_wheels(outdir)
+    archive = archive or os.path.join(ROOT, "_build", "student-notebooks.zip")
+    os.makedirs(os.path.dirname(archive), exist_ok=True)
     name = "student"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         for root, _dirs, files in os.walk(outdir):
@@ -207,20 +406,36 @@ def write_notebook_edition(outdir, index):
 
 
 def build_html_edition(htmldir, notebooks_dir, archive):
-    """Build the book from solution-free copies of the chapters into htmldir."""
+    """Build the book from solution-free copies of the chapters into htmldir.
+
+    The staging folder (and its doctree cache) is shared by every build from
+    this checkout, so a lock makes concurrent builds (parallel test workers)
+    take turns.
+    """
+    os.makedirs(os.path.join(ROOT, "_build"), exist_ok=True)
+    with open(os.path.join(ROOT, "_build", "student-src.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _build_html_edition(htmldir, notebooks_dir, archive)
+
+
+def _build_html_edition(htmldir, notebooks_dir, archive):
     stage = os.path.join(ROOT, "_build", "student-src")
     os.makedirs(stage, exist_ok=True)
     for entry in os.listdir(stage):             # keep the doctree cache in stage/_build
         if entry != "_build":
             full = os.path.join(stage, entry)
             shutil.rmtree(full) if os.path.isdir(full) else os.remove(full)
-    for name in ("_toc.yml", "references.bib"):
-        shutil.copy(os.path.join(ROOT, name), stage)
+    shutil.copy(os.path.join(ROOT, "references.bib"), stage)
+    with open(os.path.join(ROOT, "_toc.yml"), encoding="utf-8") as fh:
+        toc = student_toc(yaml.safe_load(fh))
+    with open(os.path.join(stage, "_toc.yml"), "w", encoding="utf-8") as fh:
+        yaml.safe_dump(toc, fh, sort_keys=False, allow_unicode=True)
     for folder in ("_static", "_templates"):
         if os.path.isdir(os.path.join(ROOT, folder)):
             shutil.copytree(os.path.join(ROOT, folder), os.path.join(stage, folder))
     os.makedirs(os.path.join(stage, "tools"))
-    shutil.copy(os.path.join(ROOT, "tools", "book_html.py"), os.path.join(stage, "tools"))
+    for ext in ("book_html.py", "api_links.py", "pdf_link.py"):  # the local Sphinx extensions
+        shutil.copy(os.path.join(ROOT, "tools", ext), os.path.join(stage, "tools"))
     with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
     config["title"] += " (student edition)"
@@ -231,6 +446,8 @@ def build_html_edition(htmldir, notebooks_dir, archive):
     os.makedirs(os.path.join(stage, "chapters"))
     for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "*"))):
         target = os.path.join(stage, "chapters", os.path.basename(path))
+        if instructor_only(path):
+            continue
         if path.endswith(".ipynb"):
             nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=True,
                                    check_cell=self_check_note)
@@ -238,11 +455,14 @@ def build_html_edition(htmldir, notebooks_dir, archive):
         elif os.path.isdir(path):                # e.g. images next to the chapters
             shutil.copytree(path, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         else:
-            shutil.copy(path, target)
+            shutil.copy(student_page(path), target)
 
     sys.path.insert(0, os.path.join(ROOT, "tools"))
     from build_book import build
 
+    # Keep the doctree cache but not old pages: a page left out of the edition
+    # (or removed from the book) must not survive from an earlier build.
+    shutil.rmtree(os.path.join(stage, "_build", "html"), ignore_errors=True)
     if build(stage) != 0:
         raise SystemExit("student HTML edition: build failed")
     if os.path.isdir(htmldir):
@@ -251,7 +471,7 @@ def build_html_edition(htmldir, notebooks_dir, archive):
     # The download buttons offer the sources: make them the student notebooks.
     sources = os.path.join(htmldir, "_sources", "chapters")
     for path in glob.glob(os.path.join(notebooks_dir, "chapters", "*")):
-        if os.path.isdir(sources):
+        if os.path.isdir(sources) and os.path.isfile(path):   # not chapters/data/
             shutil.copy(path, sources)
     shutil.copy(archive, os.path.join(htmldir, "student-notebooks.zip"))
     print(f"student HTML edition written to {htmldir}/index.html")
@@ -260,11 +480,14 @@ def build_html_edition(htmldir, notebooks_dir, archive):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outdir", nargs="?", default=os.path.join(ROOT, "student"))
+    parser.add_argument("--archive", default=None,
+                        help="where to write the zip (default _build/student-notebooks.zip)")
     parser.add_argument("--html", metavar="HTMLDIR", default=None,
                         help="also build the student HTML edition into HTMLDIR")
     args = parser.parse_args(argv)
     index = BookIndex.from_book(ROOT, {"repository_url": repository_url()})
-    archive = write_notebook_edition(os.path.abspath(args.outdir), index)
+    archive = write_notebook_edition(os.path.abspath(args.outdir), index,
+                                     args.archive and os.path.abspath(args.archive))
     if args.html:
         build_html_edition(os.path.abspath(args.html), os.path.abspath(args.outdir), archive)
     return 0

@@ -6,6 +6,8 @@
   deterministic, and without embedding plotly.js (the book serves it once).
 * :func:`roc_kappa_explorer`: ROC and kappa curves side by side with a
   slider for the class share p (and optionally a second for the separation).
+  In the HTML book, ``static/explorers.js`` (served by tools/book_html.py)
+  gives every slider a keyboard control and the readout an aria-live text.
 """
 
 import json
@@ -19,6 +21,7 @@ from auklib.kappa import _kappa_rates
 __all__ = [
     "binormal_roc", "binormal_auk", "PlotlyFigure", "roc_kappa_explorer",
     "rate_grid", "assert_formula_matches", "skewed_breast_cancer", "iso_kappa_explorer",
+    "described_figure_html",
 ]
 
 
@@ -77,15 +80,18 @@ class PlotlyFigure:
         Fixed id of the HTML element; keeps stored outputs identical run to
         run (plotly otherwise draws a random one).
     alt : str, default=None
-        Text alternative for screen readers.  A plotly figure is a ``div``,
+        Text description for screen readers.  A plotly figure is a ``div``,
         not an ``<img>``, so the ``alt`` text of a notebook cell's metadata
-        never reaches it.  With ``alt`` the figure's outer ``div`` becomes
-        ``role="img"`` with that ``aria-label`` (a screen reader announces the
-        figure once, by that text), and the text is also written into the
-        page as a visually hidden paragraph, so that it is part of the
-        page's text (search, copy, text-only browsers).  Without it the HTML is plotly's
-        own, unchanged.  The attribute may also be set after construction
-        (``shown.alt = "..."``), for example on ``WithPreview(...).inner``.
+        never reaches it.  With ``alt`` the figure is preceded by a visually
+        hidden paragraph with that text (see :func:`described_figure_html`),
+        which is part of the page's text (screen readers, search, copy,
+        text-only browsers).  It is not a ``role="img"`` wrapper: that role
+        would hide the figure's controls (the explorers' sliders) from
+        assistive technology while they stay focusable.  Without it the HTML
+        is plotly's own, unchanged (the book's Sphinx extension adds the
+        cell's alt text at build time).  The attribute may also be set after
+        construction (``shown.alt = "..."``), for example on
+        ``WithPreview(...).inner``.
 
     Examples
     --------
@@ -93,19 +99,15 @@ class PlotlyFigure:
     >>> fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1]))
     >>> shown = PlotlyFigure(fig, "demo", alt='A "rising" line')
     >>> html = shown._repr_mimebundle_()["text/html"]
-    >>> html.startswith('<div role="img" aria-label="A &quot;rising&quot; line"')
+    >>> html.startswith('<div class="aukbook-figure"><p id="demo-desc"')
     True
-    >>> '<p id="demo-alt" style="position:absolute;' in html
-    True
+    >>> 'role="img"' in html, 'Interactive figure. A "rising" line</p>' in html
+    (False, True)
     >>> plain = PlotlyFigure(fig, "demo")._repr_mimebundle_()["text/html"]
     >>> plain == fig.to_html(full_html=False, include_plotlyjs=False, div_id="demo",
     ...                      config={"responsive": True, "displaylogo": False})
     True
     """
-
-    # visually hidden, still read by screen readers (the usual sr-only rule)
-    _HIDDEN = ("position:absolute;width:1px;height:1px;padding:0;margin:-1px;"
-               "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0;")
 
     def __init__(self, fig, div_id, alt=None):
         self.fig = fig
@@ -118,15 +120,38 @@ class PlotlyFigure:
             config={"responsive": True, "displaylogo": False},
         )
         if self.alt:
-            text = escape(" ".join(str(self.alt).split()), quote=True)
-            desc = f"{self.div_id}-alt"
-            html = (f'<div role="img" aria-label="{text}">'
-                    f'<p id="{desc}" style="{self._HIDDEN}">{text}</p>{html}</div>')
+            html = described_figure_html(html, self.div_id, self.alt)
         return {
             "application/vnd.plotly.v1+json": json.loads(self.fig.to_json()),
             "text/html": html,
             "text/plain": f"<plotly figure {self.div_id}>",
         }
+
+
+# visually hidden, still read by screen readers (the usual sr-only rule)
+_SR_ONLY = ("position:absolute;width:1px;height:1px;padding:0;margin:-1px;"
+            "overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0;")
+
+
+def described_figure_html(html, div_id, text):
+    """A figure's HTML preceded by its text description, for screen readers only.
+
+    ``<div class="aukbook-figure"><p id="{div_id}-desc" ...>Interactive
+    figure. {text}</p>{html}</div>``: the paragraph is visually hidden but
+    read in order before the figure, whose controls stay operable (the
+    book's explorers.js links them to it with ``aria-describedby``).  Used
+    by :class:`PlotlyFigure` and, for figures stored without it, by the
+    book's Sphinx extension (tools/book_html.py).
+
+    >>> html = described_figure_html("<div>plot</div>", "f", "Two <b>curves</b>")
+    >>> html[:60]
+    '<div class="aukbook-figure"><p id="f-desc" class="aukbook-fi'
+    >>> html.endswith("Interactive figure. Two &lt;b&gt;curves&lt;/b&gt;</p><div>plot</div></div>")
+    True
+    """
+    text = escape(" ".join(str(text).split()), quote=False)
+    return (f'<div class="aukbook-figure"><p id="{div_id}-desc" class="aukbook-figure-desc" '
+            f'style="{_SR_ONLY}">Interactive figure. {text}</p>{html}</div>')
 
 
 def _round(x, digits=5):

@@ -14,7 +14,7 @@ def _worst(p):
 def _straight_argmax():
     f = np.linspace(0, 1, 2001)
     t = np.interp(f, [0, 0.2, 1], [0, 0.7, 1])
-    return float(f[np.argmax(kappa_from_rates(t, f, 0.1))])
+    return float(f[np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.1))])
 
 
 ANSWERS = {

@@ -9,6 +9,19 @@ from aukbook.plotting import binormal_auk, skewed_breast_cancer
 from . import Answer
 
 
+def _deploy_lr():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = skewed_breast_cancer(positive_share=0.1, seed=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.5, stratify=y,
+                                              random_state=0)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05)).fit(X_tr, y_tr)
+    return auk_score(y_te, model.predict_proba(X_te)[:, 1], prevalence=0.01)
+
+
 def _better_sigma():
     sigmas = (0.6, 1.8)
     auks = [binormal_auk(norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s) for s in sigmas]
@@ -49,4 +62,9 @@ ANSWERS = {
         reference=_better_sigma,
         hint="at p = 0.05 kappa weighs the left part of ROC space most: which curve "
              "rises faster near f = 0?", atol=1e-3),
+    "ch4-ex-deploy": Answer(
+        form="the exact AUK of the chapter's logistic regression at p = 0.01",
+        reference=_deploy_lr,
+        hint="auk_score(y_te, scores['logistic regression'], prevalence=0.01); the "
+             "test set's ROC curve, kappa at p = 0.01.", atol=5e-4),
 }

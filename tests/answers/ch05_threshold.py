@@ -23,7 +23,7 @@ def _flagged():
     f = np.linspace(0, 1, 1_000_001)
     t = binormal_roc(2.0, f)
     out = []
-    for i in (np.argmax(kappa_from_rates(t, f, 0.02)), np.argmax(t - f)):
+    for i in (np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.02)), np.argmax(t - f)):
         out.append(10_000 * (0.02 * t[i] + 0.98 * f[i]))
     return tuple(out)
 

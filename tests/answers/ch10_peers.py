@@ -13,11 +13,13 @@ def _kappa_mcc():
     return kappa_from_confusion(tp, fn, fp, tn), mcc
 
 
-def _two_blocks():
+def _two_accounts():
+    # constant scores: (1 + p) / 2 rounds to 0.533 for 0.065 <= p < 0.067
+    p_min, p_max = 2 * 0.5325 - 1, 2 * 0.5335 - 1
     p, ap, trap = 0.067, 0.204, 0.533
     # rho q + (1 - rho) p = ap and rho (1 + q) / 2 + (1 - rho) (q + p) / 2 = trap
     rho = max(np.roots([-(1 - p), 2 * trap - 2 * p, p - ap]).real)
-    return rho, 2 * trap - p - rho * (1 - p)
+    return p_min, p_max, rho, 2 * trap - p - rho * (1 - p)
 
 
 ANSWERS = {
@@ -37,9 +39,10 @@ ANSWERS = {
              "Lmax(gamma) = min(gamma n, (1 - gamma) p); u is the Beta(2, 2) density.",
         atol=1e-6),
     "ch10-ex-report": Answer(
-        form="the pair (rho, q) with rho > 1/2",
-        reference=_two_blocks,
-        hint="solve the trapezoid equation for q, substitute into the AP "
-             "equation and take the root of the quadratic in rho above 1/2.",
+        form="the four numbers (p_min, p_max, rho, q) with rho > 1/2",
+        reference=_two_accounts,
+        hint="(1 + p)/2 rounds to 0.533 when it lies in [0.5325, 0.5335); for "
+             "the blocks, solve the trapezoid equation for q, substitute into the "
+             "AP equation and take the root of the quadratic in rho above 1/2.",
         atol=1e-3),
 }

@@ -16,11 +16,12 @@ integer ``floor(r / atol)``.  An answer g is accepted when
 * every answer ``2 * atol`` or more away fails;
 * in between, the grid decides.
 
-The reference answers live with the instructor's material
-(``tests/answers/``); ``tools/make_checks.py`` turns them into the hashed
-files ``aukbook/checks/<chapter>.json``, and a test keeps the two in step.
+The reference answers are instructor material and are not part of this
+package; the book's build turns them into the hashed files
+``aukbook/checks/<chapter>.json``, and a test keeps the two in step.
 A determined student could recover a number by trying every grid point: a
-self-check is a study aid, not an exam.
+self-check is feedback for the student, it proves nothing, and grades come
+from the instructor's grading.
 """
 
 import hashlib

@@ -1,0 +1,759 @@
+"""The AUK, the AUC and the kappa curve of data spread over a Dask cluster.
+
+An optional extra (``pip install auklib[dask]``): ``import auklib`` does not
+import Dask; ``import auklib.dask`` does.  The functions take dask arrays or
+dask DataFrame columns (NumPy arrays and lists are wrapped into one-chunk
+dask arrays), build one task graph and compute it with :func:`dask.compute`,
+so they run on whatever scheduler is active: a ``distributed.Client`` (a
+``LocalCluster`` or any remote cluster) when one exists, otherwise Dask's
+local threaded scheduler.  Nothing changes between the two.
+
+The exact scores (:func:`auk_score`, :func:`roc_auc_score`,
+:func:`kappa_curve`) are a sample sort:
+
+1. each chunk counts its positives and negatives per distinct score (with
+   the counting helper of :mod:`auklib.curves`);
+2. a sample of every chunk's scores gives splitters, and each chunk's table
+   is cut into score ranges (tied scores always fall in one range);
+3. each range merges its pieces into one table sorted by score;
+4. the ranges' class totals, summed from the top range down (a prefix sum
+   over ranges), give each range the ROC vertex its stretch of the path
+   starts from, and each range integrates its stretch with the exact segment
+   integral of :func:`auklib.auk_score`.
+
+The certified bounds (:func:`auk_score_bounds`) need one pass: a histogram
+of each class over score bins, which adds up across chunks.  Within a bin
+the order of the samples is unknown, but kappa increases in t at fixed f, so
+the path that goes right first is the lowest possible and the one that goes
+up first the highest.
+"""
+
+import warnings
+from collections import namedtuple
+from numbers import Integral, Real
+
+import dask
+import dask.array as da
+import numpy as np
+from dask import delayed
+
+from ._validation import UndefinedMetricWarning, _as_1d_numeric, _binary_labels
+from .curves import _binary_clf_counts, _corners, _exact, _exact_segments, _shares
+from .kappa import _kappa_pn
+
+__all__ = ["AUKScoreBounds", "auk_score", "auk_score_bounds", "kappa_curve",
+           "roc_auc_score"]
+
+AUKScoreBounds = namedtuple("AUKScoreBounds", ["low", "high", "n_bins"])
+AUKScoreBounds.__doc__ = """\
+Certified lower and upper bounds on the exact AUK.
+
+Attributes
+----------
+low, high : float
+    ``low <= auklib.auk_score(y_true, y_score) <= high``.
+n_bins : int
+    The number of score bins the bounds come from (after the refinement
+    pass, if any).
+"""
+
+_SAMPLES_PER_CHUNK = 256
+_EPS = float(np.finfo(float).eps)
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def _dask_frame_kind(x):
+    """"Series" or "DataFrame" for a dask DataFrame object, else None."""
+    if type(x).__module__.startswith(("dask.dataframe", "dask_expr")):
+        return type(x).__name__
+    return None
+
+
+def _is_series(x):
+    return _dask_frame_kind(x) == "Series"
+
+
+def _as_dask_1d(x, name):
+    if isinstance(x, da.Array):
+        arr = x
+    elif _is_series(x):
+        return x
+    elif _dask_frame_kind(x) is not None:
+        raise ValueError(f"{name} must be one column, not a {_dask_frame_kind(x)}.")
+    else:
+        if x is None:
+            raise TypeError(f"{name} is None; pass a dask array or a dask DataFrame column.")
+        if isinstance(x, (str, bytes)):
+            raise TypeError(f"{name} must be an array, got a string.")
+        arr = da.from_array(np.asarray(x), chunks=-1)
+    if arr.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D with one value per sample; got shape {arr.shape}."
+        )
+    return arr
+
+
+def _blocks(y_true, y_score):
+    """Aligned label and score blocks, as two lists of delayed objects."""
+    y = _as_dask_1d(y_true, "y_true")
+    s = _as_dask_1d(y_score, "y_score")
+    try:
+        kind = np.dtype(s.dtype).kind
+    except TypeError:  # an extension dtype (e.g. pyarrow-backed)
+        kind = getattr(s.dtype, "kind", "O")
+    if kind not in "biuf":
+        raise TypeError(f"y_score must contain numbers; got dtype {s.dtype}.")
+    if _is_series(y) != _is_series(s):  # a column and an array: both arrays
+        if _is_series(y):
+            y = y.to_dask_array(lengths=True)
+        else:
+            s = s.to_dask_array(lengths=True)
+    if _is_series(y):
+        if y.npartitions != s.npartitions:
+            raise ValueError(
+                "y_true and y_score must have the same partitions; got "
+                f"{y.npartitions} and {s.npartitions} partitions."
+            )
+        return list(y.to_delayed()), list(s.to_delayed())
+    ny, ns = y.shape[0], s.shape[0]
+    if not (np.isnan(ny) or np.isnan(ns)) and ny != ns:
+        raise ValueError(
+            f"Inputs have different numbers of samples: y_true has {ny}, "
+            f"y_score has {ns}."
+        )
+    if y.chunks != s.chunks:
+        y = y.rechunk(s.chunks)
+    return list(y.to_delayed().ravel()), list(s.to_delayed().ravel())
+
+
+def _check_pos_label(pos_label):
+    if isinstance(pos_label, (list, tuple, dict, set, np.ndarray)):
+        raise TypeError(
+            f"pos_label must be a single label, got {type(pos_label).__name__}."
+        )
+
+
+def _chunk_inputs(y, s, pos_label):
+    """A chunk's labels as booleans, its scores, and the set of its labels."""
+    y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+    s = s.to_numpy() if hasattr(s, "to_numpy") else np.asarray(s)
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(
+            "Inputs have different numbers of samples in a partition: y_true "
+            f"has {y.shape[0]}, y_score has {s.shape[0]}."
+        )
+    if s.shape[0] == 0:
+        return np.zeros(0, dtype=bool), np.zeros(0), frozenset()
+    score = _as_1d_numeric(s, "y_score")
+    y_pos = _binary_labels(y, pos_label)  # at most two labels, as auklib checks
+    if y.dtype.kind in "biuf":
+        v = y.view(np.uint8) if y.dtype.kind == "b" else y
+        labels = frozenset({v.min().item(), v.max().item()})
+    else:
+        labels = frozenset(np.unique(y).tolist())
+    return y_pos, score, labels
+
+
+def _check_labels(label_sets, pos_label):
+    """The union of the chunks' labels: raise as auklib does, or name a missing class."""
+    labels = frozenset().union(*label_sets)
+    numeric = [isinstance(v, Real) for v in labels]
+    if any(numeric) and not all(numeric):
+        raise TypeError(
+            f"y_true mixes label types across the chunks "
+            f"({sorted({type(v).__name__ for v in labels})}); use one type for all labels."
+        )
+    try:
+        classes = sorted(labels)
+    except TypeError:
+        classes = sorted(labels, key=repr)
+    if len(labels) > 2:
+        raise ValueError(
+            f"y_true must be binary (two distinct labels); got {len(labels)} "
+            f"classes across the chunks: {classes[:5]}."
+        )
+    if pos_label is None:
+        if set(labels) not in ({0, 1}, {-1, 1}, {0}, {1}, {-1}):
+            raise ValueError(
+                f"y_true has labels {classes}; without pos_label they must be "
+                "{0, 1}, {-1, 1} or bool. Pass pos_label to say which label "
+                "is the positive class."
+            )
+        pos_label = 1
+    elif pos_label not in labels and len(labels) == 2:
+        raise ValueError(
+            f"pos_label={pos_label!r} is not a label of y_true (labels present: "
+            f"{classes})."
+        )
+    return None
+
+
+def _missing_class(n_pos, n_neg):
+    if n_pos == 0 or n_neg == 0:
+        return "positive" if n_pos == 0 else "negative"
+    return None
+
+
+def _warn_missing(missing, caller):
+    warnings.warn(
+        f"Only one class is present in y_true (no {missing} samples), so the "
+        f"ROC and kappa curves are undefined; {caller} returns NaN.",
+        UndefinedMetricWarning, stacklevel=3)
+
+
+def _check_int(value, name, low):
+    if isinstance(value, bool) or not isinstance(value, Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}.")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}; got {value}.")
+    return int(value)
+
+
+# ------------------------------------------------- the exact sample sort
+
+
+def _chunk_table(y, s, pos_label):
+    """(scores ascending, positives, negatives per score, labels) of a chunk."""
+    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+    if score.shape[0] == 0:
+        return np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64), labels
+    fps, tps, thr = _binary_clf_counts(y_pos, score)
+    # counts per distinct score, turned to increasing score order
+    pos = np.diff(tps)[::-1].astype(np.int64)
+    neg = np.diff(fps)[::-1].astype(np.int64)
+    return np.ascontiguousarray(thr[:0:-1]), pos, neg, labels
+
+
+def _chunk_sample(table):
+    """Scores at evenly spaced ranks of the chunk, each with the weight it stands for."""
+    values, pos, neg, labels = table
+    n = int(pos.sum() + neg.sum())
+    if n == 0:
+        return np.zeros(0), np.zeros(0), labels, 0, 0
+    k = min(_SAMPLES_PER_CHUNK, values.shape[0])
+    ranks = (np.arange(k) + 0.5) * (n / k)
+    at = np.searchsorted(np.cumsum(pos + neg), ranks, side="right")
+    at = np.minimum(at, values.shape[0] - 1)
+    return values[at], np.full(k, n / k), labels, int(pos.sum()), int(neg.sum())
+
+
+def _plan(n_ranges, pos_label, *samples):
+    """Check the labels of all chunks; choose the splitters of the score ranges."""
+    _check_labels([smp[2] for smp in samples], pos_label)
+    n_pos = sum(smp[3] for smp in samples)
+    n_neg = sum(smp[4] for smp in samples)
+    values = np.concatenate([smp[0] for smp in samples])
+    weights = np.concatenate([smp[1] for smp in samples])
+    if values.shape[0] == 0:
+        return np.zeros(0), n_pos, n_neg
+    order = np.argsort(values, kind="stable")
+    values, cum = values[order], np.cumsum(weights[order])
+    targets = cum[-1] * np.arange(1, n_ranges) / n_ranges
+    splitters = values[np.minimum(np.searchsorted(cum, targets), values.shape[0] - 1)]
+    return np.unique(splitters), n_pos, n_neg
+
+
+def _split(table, plan, n_ranges):
+    """Cut a chunk's table into the score ranges: range b holds sp[b-1] < s <= sp[b]."""
+    values, pos, neg, _ = table
+    splitters = plan[0]
+    cuts = np.searchsorted(values, splitters, side="right")
+    bounds = np.concatenate(([0], cuts, [values.shape[0]]))
+    pieces = [(values[a:b], pos[a:b], neg[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
+    pieces += [(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))] * (
+        n_ranges - len(pieces))
+    return pieces
+
+
+def _merge(*pieces):
+    """One range's table: distinct scores in decreasing order with their counts."""
+    values = np.concatenate([pc[0] for pc in pieces])
+    pos = np.concatenate([pc[1] for pc in pieces])
+    neg = np.concatenate([pc[2] for pc in pieces])
+    if values.shape[0] == 0:
+        return values, pos, neg
+    # the pieces are sorted runs: a stable sort (timsort) merges them fast
+    order = np.argsort(values, kind="stable")[::-1]
+    values, pos, neg = values[order], pos[order], neg[order]
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    if starts.shape[0] < values.shape[0]:
+        values = values[starts]
+        pos = np.add.reduceat(pos, starts)
+        neg = np.add.reduceat(neg, starts)
+    return values, pos, neg
+
+
+def _range_totals(rng):
+    return int(rng[1].sum()), int(rng[2].sum())
+
+
+def _offsets(plan, *totals):
+    """Each range's starting ROC vertex: the counts of all ranges above it."""
+    n_ranges = len(totals)
+    start = [None] * n_ranges
+    fp = tp = 0
+    for b in range(n_ranges - 1, -1, -1):  # the highest scores first
+        start[b] = (fp, tp)
+        tp += totals[b][0]
+        fp += totals[b][1]
+    return start, plan[1], plan[2]
+
+
+def _range_path(rng, offsets, b):
+    """The range's ROC vertices as counts, from the vertex it starts at."""
+    start, n_pos, n_neg = offsets
+    fp0, tp0 = start[b]
+    _, pos, neg = rng
+    fps = np.empty(pos.shape[0] + 1, dtype=np.int64)
+    tps = np.empty(pos.shape[0] + 1, dtype=np.int64)
+    fps[0], tps[0] = fp0, tp0
+    np.cumsum(neg, out=fps[1:])
+    np.cumsum(pos, out=tps[1:])
+    fps[1:] += fp0
+    tps[1:] += tp0
+    return fps, tps, n_pos, n_neg
+
+
+def _range_auk(rng, offsets, b):
+    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
+    if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
+        return 0.0
+    n_pos, n_neg = float(n_pos), float(n_neg)
+    p, n = _shares(n_pos, n_neg)
+    idx = _corners(fps, tps)
+    fps, tps = fps[idx], tps[idx]
+    return _exact(fps / n_neg, tps / n_pos, p, n, (n_pos - tps) / n_pos,
+                  (n_neg - fps) / n_neg)
+
+
+def _range_auc(rng, offsets, b):
+    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
+    if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
+        return 0.0
+    # trapezoids of the ROC path, in counts: sum dF (T_i + T_i+1) / 2
+    dfp = np.diff(fps).astype(np.float64)
+    return float(np.dot(dfp, tps[1:] + tps[:-1].astype(np.float64))) / (
+        2.0 * float(n_pos) * float(n_neg))
+
+
+def _range_kappa(rng, offsets, b, first):
+    """fpr, kappa and thresholds of the range's vertices (the start vertex too
+    for the highest range, which starts at the empty prediction)."""
+    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
+    values = rng[0]
+    if not first:
+        fps, tps = fps[1:], tps[1:]
+    else:
+        values = np.concatenate(([np.inf], values))
+    if _missing_class(n_pos, n_neg):
+        nan = np.full(fps.shape, np.nan)
+        return np.stack([nan, nan, values.astype(np.float64)])
+    n_pos, n_neg = float(n_pos), float(n_neg)
+    p, n = _shares(n_pos, n_neg)
+    fpr, tpr = fps / n_neg, tps / n_pos
+    kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
+    return np.stack([fpr, kappa, values.astype(np.float64)])
+
+
+def _exact_graph(y_true, y_score, pos_label, n_ranges):
+    """Delayed merged ranges and their offsets (the graph shared by the exact scores)."""
+    _check_pos_label(pos_label)
+    ys, ss = _blocks(y_true, y_score)
+    if n_ranges is None:
+        n_ranges = max(1, len(ss))
+    n_ranges = _check_int(n_ranges, "n_ranges", 1)
+    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label) for y, s in zip(ys, ss)]
+    samples = [delayed(_chunk_sample, pure=True)(t) for t in tables]
+    plan = delayed(_plan, pure=True)(n_ranges, pos_label, *samples)
+    pieces = [delayed(_split, pure=True, nout=n_ranges)(t, plan, n_ranges) for t in tables]
+    ranges = [delayed(_merge, pure=True)(*[pc[b] for pc in pieces]) for b in range(n_ranges)]
+    totals = [delayed(_range_totals, pure=True)(r) for r in ranges]
+    offsets = delayed(_offsets, pure=True)(plan, *totals)
+    return ranges, offsets
+
+
+def _sum_ranges(parts, offsets):
+    _, n_pos, n_neg = offsets
+    return float(np.sum(parts)), _missing_class(n_pos, n_neg)
+
+
+def _score(func, caller, y_true, y_score, pos_label, n_ranges):
+    ranges, offsets = _exact_graph(y_true, y_score, pos_label, n_ranges)
+    parts = [delayed(func, pure=True)(r, offsets, b) for b, r in enumerate(ranges)]
+    value, missing = dask.compute(delayed(_sum_ranges, pure=True)(parts, offsets))[0]
+    if missing:
+        _warn_missing(missing, caller)
+        return float("nan")
+    return value
+
+
+def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
+    """Exact area under the kappa curve (AUK) of data in dask collections.
+
+    Equal, up to the order of the floating-point sums (about 1e-15), to
+    :func:`auklib.auk_score` with ``method="exact"`` on the same data held
+    in memory.
+
+    Parameters
+    ----------
+    y_true : dask array, dask DataFrame column or array-like of shape (n_samples,)
+        True binary labels: {0, 1}, {-1, 1} or bool, or any two labels with
+        ``pos_label`` given.  A column must have the same partitions as
+        ``y_score``; an array is rechunked to the chunks of ``y_score``.
+    y_score : dask array, dask DataFrame column or array-like of shape (n_samples,)
+        Scores, higher meaning more likely positive.
+    pos_label : int, float, bool or str, default=None
+        The positive label.  None means 1 (or True).
+    n_ranges : int, default=None
+        The number of score ranges of the distributed sort (the number of
+        tasks that merge and integrate); None means one per chunk.
+
+    Returns
+    -------
+    auk : float
+        The exact AUK; NaN with a warning when ``y_true`` has a single class.
+
+    See Also
+    --------
+    auklib.auk_score : The same on arrays in memory.
+    auk_score_bounds : Certified bounds from one pass and a histogram.
+
+    Notes
+    -----
+    Each chunk counts its classes per distinct score; splitters taken from a
+    sample of every chunk cut the counts into score ranges, each range is
+    merged on one worker, and a prefix sum of the ranges' class totals (from
+    the highest range down) gives the ROC vertex where each range's stretch
+    of the path begins.  Each range then adds the exact integral of kappa
+    along its segments.  Memory per task is about 24 bytes per distinct
+    score of a chunk or range.  Sample weights are not supported.
+
+    References
+    ----------
+    .. [1] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
+       alternative to the AUC", Engineering Applications of Artificial
+       Intelligence 25(5), 1082-1089, 2012.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> import auklib
+    >>> import auklib.dask
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(10_000) < 0.1
+    >>> s = rng.normal(size=10_000) + y
+    >>> y_d, s_d = da.from_array(y, chunks=2_500), da.from_array(s, chunks=2_500)
+    >>> a = auklib.dask.auk_score(y_d, s_d)
+    >>> round(a, 6)
+    0.125682
+    >>> abs(a - auklib.auk_score(y, s)) < 1e-12
+    True
+    """
+    return _score(_range_auk, "auk_score", y_true, y_score, pos_label, n_ranges)
+
+
+def roc_auc_score(y_true, y_score, *, pos_label=None, n_ranges=None):
+    """Exact area under the ROC curve (AUC) of data in dask collections.
+
+    The same sample sort as :func:`auk_score`; ties count one half, as in
+    ``sklearn.metrics.roc_auc_score``.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, n_ranges
+        As in :func:`auk_score`.
+
+    Returns
+    -------
+    auc : float
+        NaN with a warning when ``y_true`` has a single class.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from auklib.dask import roc_auc_score
+    >>> y = da.from_array([0, 0, 1, 1, 0, 1], chunks=2)
+    >>> s = da.from_array([0.1, 0.4, 0.35, 0.8, 0.4, 0.4], chunks=2)
+    >>> round(roc_auc_score(y, s), 12)  # 6 of 9 pairs ordered, 2 tied
+    0.666666666667
+    """
+    return _score(_range_auc, "roc_auc_score", y_true, y_score, pos_label, n_ranges)
+
+
+def _concat_curve(first, *rest):
+    return np.concatenate((first,) + rest, axis=1)
+
+
+def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
+    """Cohen's kappa against the false positive rate, one point per threshold.
+
+    The same points as :func:`auklib.kappa_curve` on the data in memory,
+    built by the sample sort of :func:`auk_score` and returned as NumPy
+    arrays (one point per distinct score, so they must fit in memory).
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, n_ranges
+        As in :func:`auk_score`.
+
+    Returns
+    -------
+    fpr, kappa, thresholds : ndarray of shape (n_thresholds + 1,)
+        As :func:`auklib.kappa_curve`: increasing false positive rates,
+        kappa at each threshold, and decreasing thresholds from +inf.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from auklib.dask import kappa_curve
+    >>> fpr, kappa, thr = kappa_curve(da.from_array([0, 0, 1, 1], chunks=2),
+    ...                               da.from_array([0.1, 0.4, 0.35, 0.8], chunks=2))
+    >>> fpr
+    array([0. , 0. , 0.5, 0.5, 1. ])
+    >>> kappa
+    array([0. , 0.5, 0. , 0.5, 0. ])
+    """
+    ranges, offsets = _exact_graph(y_true, y_score, pos_label, n_ranges)
+    top = len(ranges) - 1
+    parts = [delayed(_range_kappa, pure=True)(ranges[b], offsets, b, b == top)
+             for b in range(top, -1, -1)]
+    curve, (_, n_pos, n_neg) = dask.compute(delayed(_concat_curve)(*parts), offsets)
+    missing = _missing_class(n_pos, n_neg)
+    if missing:
+        _warn_missing(missing, "kappa_curve")
+    return curve[0], curve[1], curve[2]
+
+
+# ------------------------------------------------------ certified bounds
+
+
+def _check_range(value):
+    if value is None:
+        return None
+    try:
+        lo, hi = value
+    except (TypeError, ValueError):
+        raise TypeError("range must be None or a pair (low, high) of numbers.") from None
+    for v in (lo, hi):
+        if isinstance(v, bool) or not isinstance(v, Real) or not np.isfinite(v):
+            raise ValueError(f"range must hold two finite numbers; got {value!r}.")
+    if not lo < hi:
+        raise ValueError(f"range must have low < high; got {value!r}.")
+    return float(lo), float(hi)
+
+
+def _bin_coordinate(score, lo, hi, n_bins):
+    """x = (s - lo) n_bins / (hi - lo): non-decreasing in s, bin = floor(x)."""
+    scale = n_bins / (hi - lo) if hi > lo else 0.0
+    x = np.subtract(score, lo, dtype=np.float64)
+    x *= scale
+    return x
+
+
+def _chunk_minmax(y, s, pos_label):
+    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+    if score.shape[0] == 0:
+        return np.inf, -np.inf, labels
+    return float(score.min()), float(score.max()), labels
+
+
+def _chunk_hist(y, s, pos_label, lo, hi, n_bins):
+    """Per-class counts over the bins (one pass), and the chunk's labels."""
+    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+    if score.shape[0] == 0:
+        z = np.zeros(n_bins, np.int64)
+        return z, z, labels
+    if score.min() < lo or score.max() > hi:
+        raise ValueError(
+            f"y_score has values outside range=({lo!r}, {hi!r}): from "
+            f"{score.min()!r} to {score.max()!r}."
+        )
+    x = _bin_coordinate(score, lo, hi, n_bins)
+    idx = np.minimum(x.astype(np.int64), n_bins - 1)
+    pos = np.bincount(idx[y_pos], minlength=n_bins)
+    tot = np.bincount(idx, minlength=n_bins)
+    return pos, tot - pos, labels
+
+
+def _chunk_subhist(y, s, pos_label, lo, hi, n_bins, chosen, n_sub):
+    """Per-class counts over n_sub sub-bins of each chosen bin (the second pass)."""
+    y_pos, score, _ = _chunk_inputs(y, s, pos_label)
+    k = chosen.shape[0]
+    if score.shape[0] == 0:
+        z = np.zeros(k * n_sub, np.int64)
+        return z, z
+    x = _bin_coordinate(score, lo, hi, n_bins)
+    idx = np.minimum(x.astype(np.int64), n_bins - 1)
+    slot = np.searchsorted(chosen, idx)
+    slot = np.minimum(slot, k - 1)
+    keep = chosen[slot] == idx
+    x, idx, slot, yk = x[keep], idx[keep], slot[keep], y_pos[keep]
+    # the place within the bin, cut in n_sub: again non-decreasing in the score
+    sub = np.minimum(((x - idx) * n_sub).astype(np.int64), n_sub - 1)
+    sub = np.maximum(sub, 0)
+    cell = slot * n_sub + sub
+    pos = np.bincount(cell[yk], minlength=k * n_sub)
+    tot = np.bincount(cell, minlength=k * n_sub)
+    return pos, tot - pos
+
+
+def _sum_hists(*hists):
+    pos = np.sum([h[0] for h in hists], axis=0)
+    neg = np.sum([h[1] for h in hists], axis=0)
+    labels = [h[2] for h in hists] if len(hists[0]) > 2 else []
+    return pos, neg, labels
+
+
+def _bound_terms(pos, neg):
+    """Per-bin lower and upper integrals of kappa, bins from the highest score.
+
+    Bin j runs from vertex (F[j-1], T[j-1]) to (F[j], T[j]).  Only horizontal
+    moves have width: the lower path crosses the bin at height T[j-1], the
+    upper path at T[j].  Each is one segment of the exact segment integral.
+    """
+    n_pos, n_neg = float(pos.sum()), float(neg.sum())
+    p, n = _shares(n_pos, n_neg)
+    tps = np.concatenate(([0], np.cumsum(pos)))
+    fps = np.concatenate(([0], np.cumsum(neg)))
+    f0, w = fps[:-1] / n_neg, neg / n_neg
+    tnr0 = (n_neg - fps[:-1]) / n_neg
+    k = pos.shape[0]
+    pk, nk = np.full((k, 1), p), np.full((k, 1), n)
+    out = []
+    for t in (tps[:-1], tps[1:]):
+        out.append(_exact_segments(f0[:, None], (t / n_pos)[:, None], w[:, None],
+                                   np.zeros((k, 1)), ((n_pos - t) / n_pos)[:, None],
+                                   tnr0[:, None], pk, nk))
+    return out[0], out[1]
+
+
+def _certify(low_terms, high_terms):
+    """Sum the terms; widen by a rounding allowance (each term is at most its
+    width in size, and its rounding a few ulps of that)."""
+    k = low_terms.shape[0]
+    pad = 64.0 * _EPS * (k + 16)
+    return float(np.sum(low_terms)) - pad, float(np.sum(high_terms)) + pad
+
+
+def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
+                     pos_label=None):
+    """Certified lower and upper bounds on the exact AUK, from one pass.
+
+    Each chunk counts its positives and negatives in ``n_bins`` equal bins
+    of the score range; the counts add up across chunks, so the whole pass is
+    a sum of small histograms.  The ROC path passes through the vertex of
+    every bin boundary, and inside a bin it is some monotone path between
+    two known corners.  Kappa increases in t at fixed f, so the path that
+    crosses the bin at its lower height (right first) has the smallest
+    integral and the one that crosses at its upper height (up first) the
+    largest.  The bins that hold only one class add the same to both.
+
+    Parameters
+    ----------
+    y_true, y_score : dask array, dask DataFrame column or array-like
+        As in :func:`auk_score`.
+    n_bins : int, default=1000
+        The number of equal-width score bins.
+    range : (float, float), default=None
+        The score range ``(low, high)`` that the bins cut; every score must
+        lie in it (e.g. ``(0, 1)`` for probabilities).  None means the
+        smallest and largest score, found in a first pass over the data.
+    refine : int, default=0
+        In a second pass, split the ``refine`` bins that add most to the
+        width of the bounds into ``n_bins`` sub-bins each.
+    pos_label : int, float, bool or str, default=None
+        The positive label.  None means 1 (or True).
+
+    Returns
+    -------
+    bounds : AUKScoreBounds
+        ``(low, high, n_bins)``; ``low <= auklib.auk_score(y_true, y_score)
+        <= high``.  The sums are widened by a rounding allowance of
+        ``64 eps (n_bins + 16)`` (about 1.5e-11 for 1000 bins).  NaN bounds
+        with a warning when ``y_true`` has a single class.
+
+    See Also
+    --------
+    auk_score : The exact AUK (a distributed sort).
+
+    Notes
+    -----
+    With ``F_j, T_j`` the counts of negatives and positives in the bins above
+    and including bin j (from the highest scores), the bounds are::
+
+        low  = sum_j integral from F_{j-1} to F_j of kappa(f, T_{j-1}) df
+        high = sum_j integral from F_{j-1} to F_j of kappa(f, T_j) df
+
+    in rates, each a horizontal segment integrated exactly as in
+    :func:`auklib.auk_score`.  Only the scores' order matters to the proof,
+    so the float rounding of the bin edges cannot break it.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> import auklib
+    >>> from auklib.dask import auk_score_bounds
+    >>> rng = np.random.default_rng(0)
+    >>> y = rng.random(10_000) < 0.1
+    >>> s = 1 / (1 + np.exp(-(rng.normal(size=10_000) + y)))
+    >>> b = auk_score_bounds(da.from_array(y, chunks=2_500),
+    ...                      da.from_array(s, chunks=2_500), n_bins=100, range=(0, 1))
+    >>> bool(b.low <= auklib.auk_score(y, s) <= b.high)
+    True
+    >>> round(b.high - b.low, 4)
+    0.0063
+    """
+    _check_pos_label(pos_label)
+    n_bins = _check_int(n_bins, "n_bins", 1)
+    refine = _check_int(refine, "refine", 0)
+    rng = _check_range(range)
+    ys, ss = _blocks(y_true, y_score)
+    if rng is None:
+        mm = [delayed(_chunk_minmax, pure=True)(y, s, pos_label) for y, s in zip(ys, ss)]
+        mm = dask.compute(*mm)
+        _check_labels([m[2] for m in mm], pos_label)
+        lo, hi = min(m[0] for m in mm), max(m[1] for m in mm)
+    else:
+        lo, hi = rng
+    hists = [delayed(_chunk_hist, pure=True)(y, s, pos_label, lo, hi, n_bins)
+             for y, s in zip(ys, ss)]
+    pos, neg, label_sets = dask.compute(delayed(_sum_hists)(*hists))[0]
+    _check_labels(label_sets, pos_label)
+    missing = _missing_class(int(pos.sum()), int(neg.sum()))
+    if missing:
+        _warn_missing(missing, "auk_score_bounds")
+        return AUKScoreBounds(float("nan"), float("nan"), n_bins)
+    # the highest scores first
+    pos, neg = pos[::-1].astype(np.int64), neg[::-1].astype(np.int64)
+    n_used = n_bins
+    if refine > 0 and hi > lo:
+        low_t, high_t = _bound_terms(pos, neg)
+        width = high_t - low_t
+        k = min(refine, n_bins)
+        top = np.argsort(width, kind="stable")[::-1][:k]
+        top = top[width[top] > 0]
+        if top.shape[0]:
+            chosen = np.sort(n_bins - 1 - top)  # back to bin numbers, increasing
+            subs = [delayed(_chunk_subhist, pure=True)(y, s, pos_label, lo, hi, n_bins,
+                                                       chosen, n_bins)
+                    for y, s in zip(ys, ss)]
+            spos, sneg, _ = dask.compute(delayed(_sum_hists)(*subs))[0]
+            # rebuild the partition in increasing score order, then flip
+            apos, aneg = pos[::-1], neg[::-1]
+            parts_p, parts_n, last = [], [], 0
+            for i, b in enumerate(chosen):
+                parts_p += [apos[last:b], spos[i * n_bins:(i + 1) * n_bins]]
+                parts_n += [aneg[last:b], sneg[i * n_bins:(i + 1) * n_bins]]
+                last = b + 1
+            parts_p.append(apos[last:])
+            parts_n.append(aneg[last:])
+            pos = np.concatenate(parts_p)[::-1].astype(np.int64)
+            neg = np.concatenate(parts_n)[::-1].astype(np.int64)
+            n_used = pos.shape[0]
+    low_t, high_t = _bound_terms(pos, neg)
+    low, high = _certify(low_t, high_t)
+    return AUKScoreBounds(low, high, n_used)

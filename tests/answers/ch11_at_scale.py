@@ -1,0 +1,34 @@
+"""Chapter 11: the AUK beyond one machine."""
+
+import numpy as np
+
+from auklib import auk_from_roc
+
+from . import Answer
+
+
+def _bin_bounds():
+    pos, neg = np.array([4, 2, 0]), np.array([1, 5, 8])
+    t = np.concatenate(([0], np.cumsum(pos))) / pos.sum()
+    f = np.concatenate(([0], np.cumsum(neg))) / neg.sum()
+    p = pos.sum() / (pos.sum() + neg.sum())
+    low = auk_from_roc(np.repeat(f, 2)[1:], np.repeat(t, 2)[:-1], p)
+    high = auk_from_roc(np.repeat(f, 2)[:-1], np.repeat(t, 2)[1:], p)
+    return low, high
+
+
+ANSWERS = {
+    "ch11-ex-bins": Answer(
+        form="the pair (L, U)",
+        reference=_bin_bounds,
+        hint="the right-first path crosses bin j at the height t_{j-1} it "
+             "enters with, the up-first path at the height t_j it leaves with; "
+             "p is the share of positives among all twenty cases.",
+        atol=1e-6),
+    "ch11-ex-start": Answer(
+        form="the pair (f, t)",
+        reference=lambda: (64 / 195, 58 / 67),
+        hint="sum the negatives and the positives of the ranges above the "
+             "lowest one and divide by the totals of each class.",
+        atol=1e-6),
+}

@@ -1,0 +1,151 @@
+"""Build the whole book as one PDF: _build/pdf/book.pdf.
+
+    python tools/build_pdf.py
+
+Sphinx's LaTeX builder (through ``jupyter-book build --builder pdflatex``,
+engine and options under ``latex:`` in _config.yml) and latexmk from the TeX
+distribution (tools/install_tex.sh installs Debian's packages).
+
+The chapters' plotly figures are HTML, which LaTeX cannot show.  The build
+works on a copy of the book in _build/pdf-src (the chapter notebooks are
+neither re-executed nor touched): every output that carries plotly JSON but
+no static image gets an ``image/png`` drawn with matplotlib from that JSON
+(the figure's starting state, :func:`aukbook.preview.plotly_to_matplotlib`),
+and the LaTeX builder takes the PNG.
+
+The PDF is also copied to _build/html/_static/book.pdf when the HTML book
+exists (tools/pdf_link.py links every HTML page to it).  tools/check_pdf.py
+then checks it.
+"""
+
+import base64
+import glob
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+STAGE = os.path.join(ROOT, "_build", "pdf-src")
+OUT = os.path.join(ROOT, "_build", "pdf")
+PLOTLY = "application/vnd.plotly.v1+json"
+# what the staging copy needs to build the book
+COPY = ["_config.yml", "_toc.yml", "references.bib", "chapters", "tools"]
+
+
+def decode(node):
+    """Plotly JSON with its typed arrays ({"dtype", "bdata"}) made lists again."""
+    import numpy as np
+
+    if isinstance(node, dict):
+        if "bdata" in node and "dtype" in node:
+            arr = np.frombuffer(base64.b64decode(node["bdata"]), dtype=node["dtype"])
+            if "shape" in node:
+                shape = node["shape"]
+                if isinstance(shape, str):
+                    shape = [int(k) for k in shape.split(",")]
+                arr = arr.reshape(shape)
+            return arr.tolist()
+        return {k: decode(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [decode(v) for v in node]
+    return node
+
+
+def static_image(spec):
+    """PNG (base64) of a plotly figure's starting state, from its JSON."""
+    import plotly.graph_objects as go
+
+    from aukbook.preview import plotly_to_matplotlib
+
+    fig = go.Figure(decode(spec))
+    buf = io.BytesIO()
+    plotly_to_matplotlib(fig).savefig(buf, format="png", dpi=150)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def add_static_images(path):
+    """Give every plotly output of the notebook at ``path`` a PNG; return how many."""
+    with open(path, encoding="utf-8") as fh:
+        nb = json.load(fh)
+    added = 0
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if PLOTLY in data and "image/png" not in data:
+                data["image/png"] = static_image(data[PLOTLY])
+                added += 1
+            if PLOTLY in data:
+                # the LaTeX builder would pick text/html before image/png
+                data.pop("text/html", None)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(nb, fh, indent=1, ensure_ascii=False)
+    return added
+
+
+def stage():
+    shutil.rmtree(STAGE, ignore_errors=True)
+    os.makedirs(STAGE)
+    for name in COPY:
+        src = os.path.join(ROOT, name)
+        if os.path.isdir(src):
+            shutil.copytree(src, os.path.join(STAGE, name),
+                            ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        else:
+            shutil.copy2(src, os.path.join(STAGE, name))
+    # the LaTeX-only extension (tools/pdf_latex.py) joins the staged config
+    # only, so the HTML builds never load it
+    with open(os.path.join(STAGE, "_config.yml"), encoding="utf-8") as fh:
+        config = yaml.safe_load(fh)
+    config["sphinx"].setdefault("local_extensions", {})["pdf_latex"] = "tools/"
+    with open(os.path.join(STAGE, "_config.yml"), "w", encoding="utf-8") as fh:
+        yaml.safe_dump(config, fh, sort_keys=False, allow_unicode=True)
+    added = 0
+    for path in sorted(glob.glob(os.path.join(STAGE, "chapters", "*.ipynb"))):
+        added += add_static_images(path)
+    print(f"staged the book in {os.path.relpath(STAGE, ROOT)}; "
+          f"{added} plotly figure(s) given a static image")
+
+
+def build():
+    if shutil.which("latexmk") is None:
+        print("latexmk not found: run tools/install_tex.sh (as root) first")
+        return 1
+    stage()
+    jb = os.path.join(os.path.dirname(sys.executable), "jupyter-book")
+    cmd = [jb, "build", STAGE, "--builder", "pdflatex", "--keep-going"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    log = proc.stdout + proc.stderr
+    with open(os.path.join(ROOT, "_build", "pdf-build.log"), "w") as fh:
+        fh.write(log)
+    pdfs = glob.glob(os.path.join(STAGE, "_build", "latex", "*.pdf"))
+    problems = [line for line in log.splitlines()
+                if re.search(r"\b(WARNING|ERROR|CRITICAL)\b|Traceback", line)
+                and "Kernel is running over TCP" not in line]
+    print(log[-2000:])
+    if proc.returncode != 0 or len(pdfs) != 1:
+        print(f"PDF build FAILED (exit {proc.returncode}); see _build/pdf-build.log")
+        for line in problems[:50]:
+            print("  " + line)
+        return 1
+    if problems:
+        print("PDF build warnings:")
+        for line in problems[:50]:
+            print("  " + line)
+    os.makedirs(OUT, exist_ok=True)
+    target = os.path.join(OUT, "book.pdf")
+    shutil.copyfile(pdfs[0], target)
+    html_static = os.path.join(ROOT, "_build", "html", "_static")
+    if os.path.isdir(html_static):
+        shutil.copyfile(target, os.path.join(html_static, "book.pdf"))
+    print(f"PDF: {os.path.relpath(target, ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(build())
