@@ -389,7 +389,7 @@ def auk_confidence_interval(
         fixed) and carry their weights into the replicate.
     method : {"bootstrap", "analytic"}, default="bootstrap"
         ``"analytic"``: the influence-function (delta method) standard error
-        of :mod:`auklib.auk_variance`, exact for tied scores, with the
+        of the AUK (its own module of auklib), exact for tied scores, with the
         interval on a logit scale of the AUK's range and Student's t
         quantile; ``standard_error`` is then that standard error, and
         ``n_resamples`` and ``random_state`` are ignored.  It takes

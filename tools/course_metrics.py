@@ -67,6 +67,7 @@ KIND = {
     "ch4-ex-crisp": ("derivation", "computation", "interpretation"),
     "ch4-ex-skew": ("computation", "interpretation"),
     "ch4-ex-shape": ("computation", "interpretation"),
+    "ch4-ex-deploy": ("computation", "interpretation"),
     "ch5-ex-pivot": ("computation", "interpretation"),
     "ch5-ex-solve": ("computation",),
     "ch5-ex-deploy": ("computation", "interpretation"),
@@ -85,6 +86,8 @@ KIND = {
     "ch10-ex-hand": ("computation",),
     "ch10-ex-report": ("derivation", "computation"),
     "ch10-ex-choose": ("interpretation",),
+    "ch11-ex-bins": ("computation", "interpretation"),
+    "ch11-ex-start": ("computation",),
 }
 KINDS = ("derivation", "computation", "interpretation")
 
