@@ -10,13 +10,14 @@ import glob
 import io
 import os
 import re
-import subprocess
 import sys
 import zipfile
 
 import nbformat
 import pytest
 import yaml
+
+from conftest import student_edition
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -105,15 +106,11 @@ def _zip_names_and_text(archive):
     return names, texts
 
 
-def test_student_editions_leave_out_the_rubrics(tmp_path):
+def test_student_editions_leave_out_the_rubrics():
     for marker in MARKERS:
         assert marker in RUBRICS                     # guards the searches below
-    out, html_dir = tmp_path / "student", tmp_path / "html"
-    archive = tmp_path / "student-notebooks.zip"
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"),
-                           str(out), "--html", str(html_dir), "--archive", str(archive)],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    edition = student_edition()          # built once per run (tests/conftest.py)
+    html_dir, archive = edition.html, edition.archive
     names, texts = _zip_names_and_text(archive)
     assert any(n.endswith("ch01_accuracy_kappa.ipynb") for n in names)
     assert not [n for n in names if "rubric" in n.lower()]

@@ -15,6 +15,7 @@ import yaml
 from nbclient import NotebookClient
 
 from aukbook.checks import CHECKS
+from conftest import student_edition
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
@@ -65,14 +66,10 @@ def markdown_of(path):
 
 
 @pytest.fixture(scope="module")
-def student(tmp_path_factory):
-    out = tmp_path_factory.mktemp("edition") / "student"
-    before = digest(CHAPTERS + PAGES)
-    subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"), str(out),
-                    "--archive", str(out.parent / "student-notebooks.zip")],
-                   check=True, capture_output=True)
-    assert digest(CHAPTERS + PAGES) == before, "make_student modified the instructor files"
-    return out
+def student():
+    edition = student_edition()          # built once per run (tests/conftest.py)
+    assert edition.unchanged, "make_student modified the instructor files"
+    return edition.out
 
 
 @pytest.fixture(scope="module")

@@ -7,18 +7,17 @@ every file it wrote (pages, search index, downloadable sources) for the text
 and code of the instructor notebooks' solutions.
 """
 
-import fcntl
 import glob
 import html
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 import zipfile
 
 import pytest
+
+from conftest import student_edition
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
@@ -94,24 +93,8 @@ def common_lines():
 
 
 @pytest.fixture(scope="module")
-def edition(tmp_path_factory):
-    base = tmp_path_factory.mktemp("student-html")
-    out, html_dir = base / "student", base / "html"
-    # one build at a time: pytest-xdist workers share _build/student-src (and
-    # $AUKBOOK_STUDENT_HTML)
-    os.makedirs(os.path.join(ROOT, "_build"), exist_ok=True)
-    with open(os.path.join(ROOT, "_build", ".student-html.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        proc = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make_student.py"),
-                               str(out), "--html", str(html_dir),
-                               "--archive", str(base / "student-notebooks.zip")],
-                              capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-        keep = os.environ.get("AUKBOOK_STUDENT_HTML")   # `make test`: for check_html.py
-        if keep:
-            keep = os.path.join(ROOT, keep)
-            shutil.rmtree(keep, ignore_errors=True)
-            shutil.copytree(html_dir, keep)
+def edition():
+    html_dir = student_edition().html    # built once per run (tests/conftest.py)
     files = {}
     for path in glob.glob(str(html_dir / "**" / "*"), recursive=True):
         if path.endswith(TEXT_FILES) and os.path.isfile(path):
