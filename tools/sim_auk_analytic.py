@@ -153,8 +153,22 @@ def paired_size(n_pos, n_neg, reps, seed, noise=0.7, d=1.5):
             auk_compare(y, a[r], b[r], method="analytic").p_value for r in range(reps)
         ])
     rate = float(np.mean(pv < 0.05))
-    return dict(n_pos=n_pos, n_neg=n_neg, reps=reps, size=rate,
-                mc_se=math.sqrt(0.05 * 0.95 / reps))
+    return dict(n_pos=n_pos, n_neg=n_neg, reps=reps, size=rate, noise=noise,
+                correlation=1.0 / (1.0 + noise**2), mc_se=math.sqrt(0.05 * 0.95 / reps))
+
+
+NOISES = (0.25, 0.5, 0.7, 1.0, 2.0)
+
+
+def paired_by_noise(reps):
+    """The paired test's size as the two classifiers' correlation changes.
+
+    Within a class the latent score has variance 1, so the two classifiers'
+    scores correlate 1 / (1 + noise^2) within each class.
+    """
+    return [paired_size(n_pos, n_neg, reps, seed=3000 + 10 * j + k, noise=noise)
+            for j, (n_pos, n_neg) in enumerate(((10, 90), (50, 450)))
+            for k, noise in enumerate(NOISES)]
 
 
 def main():
@@ -163,8 +177,20 @@ def main():
     parser.add_argument("--bootstrap", action="store_true",
                         help="also the bootstrap BC interval (1,000 resamples)")
     parser.add_argument("--boot-reps", type=int, default=2000)
+    parser.add_argument("--paired-noise-only", action="store_true",
+                        help="only (re)compute the paired test's size by noise level "
+                             "and store it beside the existing results")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
+    if args.paired_noise_only:
+        stored = json.loads(OUT.read_text())
+        stored["paired_by_noise"] = paired_by_noise(args.reps)
+        for row in stored["paired_by_noise"]:
+            print(f"N+ = {row['n_pos']:3d} noise {row['noise']:.2f} "
+                  f"(r = {row['correlation']:.2f}): {row['size']:.4f}", flush=True)
+        OUT.write_text(json.dumps(stored, indent=1) + "\n")
+        print(f"wrote {OUT}")
+        return
     rows, boot, paired = [], [], []
     for i, s in enumerate(settings()):
         t0 = time.perf_counter()
