@@ -103,9 +103,11 @@ def test_ch13_class_weights_shift_the_odds_by_w1_over_w0():
     for _ in range(300):
         p = rng.uniform(0.01, 0.99)
         w1, w0 = rng.uniform(0.1, 20, size=2)
-        q = minimize_scalar(lambda q: -w1 * p * np.log(q) - w0 * (1 - p) * np.log(1 - q),
-                            bounds=(1e-12, 1 - 1e-12), method="bounded",
-                            options={"xatol": 1e-13}).x
+        def weighted_log_loss(q):
+            return -w1 * p * np.log(q) - w0 * (1 - p) * np.log(1 - q)
+
+        q = minimize_scalar(weighted_log_loss, bounds=(1e-12, 1 - 1e-12),
+                            method="bounded", options={"xatol": 1e-13}).x
         assert abs(q - w1 * p / (w1 * p + w0 * (1 - p))) < 1e-7
         assert abs(_prior_shift(q, w0 / w1) - p) < 1e-6
 

@@ -76,7 +76,8 @@ def test_ch13_optimal_loss_is_the_brier_score_after_the_isotonic_map():
         pi1 = y.mean()
         pi0 = 1 - pi1
         f, t, _ = roc_curve(y, q, drop_intermediate=False)
-        l_opt = (2 * (c[:, None] * pi0 * f + (1 - c[:, None]) * pi1 * (1 - t))).min(axis=1)
+        cc = c[:, None]
+        l_opt = (2 * (cc * pi0 * f + (1 - cc) * pi1 * (1 - t))).min(axis=1)
         optimal = np.trapezoid(l_opt, c)
         iso = IsotonicRegression(out_of_bounds="clip").fit_transform(q, y)
         assert abs(optimal - brier_score_loss(y, iso)) < 1e-8
