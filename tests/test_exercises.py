@@ -213,9 +213,54 @@ CORRECT = {
         for lab, counts in (([0, 1, 0, 1, 0], [1, 4, 5, 2, 8]),
                             ([1, 0, 1, 0, 0], [4, 1, 2, 5, 8]))),
     "ch11-ex-start": lambda: ((6 + 58) / (6 + 58 + 131), (37 + 21) / (37 + 21 + 9)),
+    # chapter 13 (calibration and costs): each by another route
+    "ch13-ex-brier": lambda: ch13_rain_by_total_variance(),
+    "ch13-ex-weights": lambda: ch13_weights_by_minimising(),
+    "ch13-ex-rate": lambda: tuple(ch13_rate_uniform_binormal(auc) for auc in (0.8, 0.9)),
 }
 # each independent answer is computed once per test process (some refit models)
 CORRECT = {label: functools.cache(make) for label, make in CORRECT.items()}
+
+
+def ch13_rain_by_total_variance():
+    """UNC from the overall share, RES as UNC minus the mean within-day-group
+    outcome variance, REL as what is left of sklearn's Brier score."""
+    from sklearn.metrics import brier_score_loss
+
+    y = np.concatenate([np.r_[np.ones(r), np.zeros(n - r)]
+                        for n, r in ((60, 5), (30, 18), (10, 8))])
+    q = np.repeat([0.1, 0.5, 0.9], [60, 30, 10])
+    unc = y.var()
+    within = np.mean([y[q == v].var() for v in q])     # case-weighted mean
+    res = unc - within
+    rel = brier_score_loss(y, q) - unc + res
+    return rel, res, unc
+
+
+def ch13_weights_by_minimising():
+    """The weighted model's output is the minimiser of the expected weighted
+    log loss; invert it numerically."""
+    from scipy.optimize import minimize_scalar
+
+    def output(p):
+        return minimize_scalar(lambda q: -5 * p * np.log(q) - (1 - p) * np.log(1 - q),
+                               bounds=(1e-12, 1 - 1e-12), method="bounded",
+                               options={"xatol": 1e-12}).x
+
+    return brentq(lambda p: output(p) - 0.4, 1e-6, 1 - 1e-6, xtol=1e-12), output(0.5)
+
+
+def ch13_rate_uniform_binormal(auc, pi1=0.07):
+    """Rate-uniform loss integrated numerically along a binormal ROC curve
+    with the given AUC: r = pi0 f + pi1 t runs from 0 to 1."""
+    d = np.sqrt(2) * norm.ppf(auc)
+    z = np.linspace(12, -12, 400_001)
+    f, t = norm.sf(z), norm.sf(z - d)          # threshold z from high to low
+    f, t = np.r_[0, f, 1], np.r_[0, t, 1]
+    pi0 = 1 - pi1
+    r = pi0 * f + pi1 * t
+    g = pi0 * f + pi1 * (1 - t)
+    return float(np.sum(np.diff(r) * (g[1:] + g[:-1]) / 2))
 
 
 def _ch9_pairing_ratio(n=2000):

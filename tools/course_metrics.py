@@ -88,6 +88,9 @@ KIND = {
     "ch10-ex-choose": ("interpretation",),
     "ch11-ex-bins": ("computation", "interpretation"),
     "ch11-ex-start": ("computation",),
+    "ch13-ex-brier": ("computation", "interpretation"),
+    "ch13-ex-weights": ("derivation", "computation"),
+    "ch13-ex-rate": ("computation", "interpretation"),
 }
 KINDS = ("derivation", "computation", "interpretation")
 
