@@ -105,6 +105,17 @@ def simulated_random_kappa_spread(size, reps=100_000, p=0.07, q=0.08):
     p_c = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
     return float(np.std((tp + tn - p_c) / (1 - p_c)) * np.sqrt(size))
 
+def binormal_auk_by_quadrature(d, p, sigma):
+    """The population AUK by scipy quadrature of eq. (19) along the binormal curve."""
+    from scipy.integrate import quad
+
+    def kappa(f):
+        t = norm.cdf((d + norm.ppf(f)) / sigma)
+        return 2 * p * (1 - p) * (t - f) / (p + (1 - 2 * p) * (f + p * (t - f)))
+
+    return quad(kappa, 0, 1, limit=400, epsabs=1e-12)[0]
+
+
 def skewed_nb_by_hand():
     """Chapter 4: AUC by the trapezoid over roc_curve, AUK by mpmath quadrature."""
     from sklearn.metrics import roc_curve
@@ -159,8 +170,8 @@ CORRECT = {
         float(mp_exact_auk([0, 0.1, 1], [0, 0.6, 1], 0.2))),
     "ch4-ex-skew": lambda: skewed_nb_by_hand(),
     "ch4-ex-deploy": lambda: deployed_lr_by_hand(),
-    "ch4-ex-shape": lambda: max((0.6, 1.8), key=lambda s: binormal_auk(
-        norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s)),
+    "ch4-ex-shape": lambda: tuple(binormal_auk_by_quadrature(
+        norm.ppf(0.85) * np.sqrt(1 + s**2), 0.02, s) for s in (0.6, 1.8)),
     "ch5-ex-pivot": lambda: (-0.2 / 0.6, -0.45 / 0.1, -0.7 / -0.4),
     "ch5-ex-solve": lambda: (lambda f: f[np.argmax(kappa_from_rates(tpr=binormal_t(1.0, f), fpr=f, prevalence=0.05))])(
         np.linspace(0, 1, 400_001)),

@@ -22,10 +22,12 @@ def _deploy_lr():
     return auk_score(y_te, model.predict_proba(X_te)[:, 1], prevalence=0.01)
 
 
-def _better_sigma():
-    sigmas = (0.6, 1.8)
-    auks = [binormal_auk(norm.ppf(0.85) * np.sqrt(1 + s**2), 0.05, s) for s in sigmas]
-    return sigmas[int(np.argmax(auks))]
+def _auks_at_002():
+    auks = []
+    for sigma in (0.6, 1.8):
+        d = norm.ppf(0.85) * np.sqrt(1 + sigma**2)
+        auks.append(binormal_auk(d, 0.02, sigma))
+    return tuple(auks)
 
 
 def _skewed_nb():
@@ -55,10 +57,11 @@ ANSWERS = {
         hint="use the chapter's scores['naive Bayes'] and y_te; the AUK with "
              "method=\"exact\".", atol=5e-4),
     "ch4-ex-shape": Answer(
-        form="the sigma (0.6 or 1.8) of the classifier with the larger AUK at p = 0.05",
-        reference=_better_sigma,
-        hint="at p = 0.05 kappa weighs the left part of ROC space most: which curve "
-             "rises faster near f = 0?", atol=1e-3),
+        form="a pair (AUK with sigma = 0.6, AUK with sigma = 1.8) at p = 0.02, both "
+             "classifiers with AUC = 0.85",
+        reference=_auks_at_002,
+        hint="find the d that gives AUC = 0.85 for each sigma, d = Phi^-1(0.85) "
+             "sqrt(1 + sigma^2), then binormal_auk(d, 0.02, sigma).", atol=5e-4),
     "ch4-ex-deploy": Answer(
         form="the exact AUK of the chapter's logistic regression at p = 0.01",
         reference=_deploy_lr,
