@@ -111,6 +111,7 @@ standard_error : float
 """
 
 _MCNEMAR_METHODS = ("exact", "chi2")
+_KAPPA_METHODS = ("wald", "fisher-z")
 
 
 def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_label=None):
@@ -402,14 +403,20 @@ def _interval_inputs(y_true, y_pred, confidence_level, pos_label):
     return cells, n, float(ndtri(0.5 + confidence_level / 2))
 
 
-def kappa_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=None):
+def kappa_confidence_interval(
+    y_true, y_pred, *, confidence_level=0.95, method="wald", pos_label=None
+):
     """Large-sample confidence interval for Cohen's kappa of binary decisions.
 
     The cases are taken as a random sample, so the confusion matrix is
     multinomial; Fleiss, Cohen & Everitt (1969) give the large-sample
     variance of kappa, their eq. (13) (the variance of an estimated kappa,
-    not the variance under kappa = 0 used to test it).  The interval is
-    ``kappa +- z SE``, cut at -1 and 1.
+    not the variance under kappa = 0 used to test it).  ``method="wald"``
+    gives ``kappa +- z SE``, cut at -1 and 1; ``method="fisher-z"`` builds
+    the same standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
+    and maps it back with ``tanh``, as :func:`mcc_confidence_interval` does,
+    which makes the interval asymmetric where kappa's sampling distribution
+    is skewed.
 
     Parameters
     ----------
@@ -419,6 +426,8 @@ def kappa_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_labe
         Predicted labels, with the labels of ``y_true``.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
+    method : {"wald", "fisher-z"}, default="wald"
+        The interval built on the standard error, see above.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
 
@@ -458,7 +467,11 @@ def kappa_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_labe
     >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}] "
     ...       f"SE {res.standard_error:.4f}")
     0.5714 [0.3794, 0.7634] SE 0.0980
+    >>> res = kappa_confidence_interval(y, d, method="fisher-z")
+    >>> print(f"[{res.low:.4f}, {res.high:.4f}]")
+    [0.3492, 0.7328]
     """
+    _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label)
     tp, fn, fp, tn = cells
     pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
@@ -471,6 +484,13 @@ def kappa_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_labe
         return AgreementInterval(nan, nan, nan, nan)
     kappa = float((tp + tn - pe) / (1 - pe))
     se = math.sqrt(_kappa_variance(cells, n))
+    if method == "fisher-z":
+        if abs(kappa) >= 1:
+            return AgreementInterval(kappa, kappa, kappa, se)
+        centre, half = math.atanh(kappa), z * se / (1 - kappa * kappa)
+        return AgreementInterval(
+            kappa, math.tanh(centre - half), math.tanh(centre + half), se
+        )
     return AgreementInterval(
         kappa, max(-1.0, kappa - z * se), min(1.0, kappa + z * se), se
     )

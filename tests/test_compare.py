@@ -251,6 +251,11 @@ def test_kappa_and_mcc_variances_match_the_numerical_delta_method(counts):
         _numeric_delta_variance(_mcc_cells, cells, n), rel=1e-5)
     z = norm.ppf(0.975)
     assert k.low == pytest.approx(max(-1, k.estimate - z * k.standard_error))
+    kz = kappa_confidence_interval(y, d, method="fisher-z")
+    if abs(k.estimate) < 1:
+        c, h = math.atanh(k.estimate), z * k.standard_error / (1 - k.estimate**2)
+        assert (kz.low, kz.high) == pytest.approx((math.tanh(c - h), math.tanh(c + h)))
+        assert kz.standard_error == k.standard_error
     zm = math.atanh(m.estimate)
     half = z * m.standard_error / (1 - m.estimate**2)
     assert (m.low, m.high) == pytest.approx((math.tanh(zm - half), math.tanh(zm + half)))
@@ -289,6 +294,9 @@ def test_interval_bad_input_is_named(func):
         func([0, 1, 1], [0, 1, 1], confidence_level=0)
     with pytest.raises(TypeError, match="y_pred is None"):
         func([0, 1, 1], None)
+    if func is kappa_confidence_interval:
+        with pytest.raises(ValueError, match="method='exact' is not supported"):
+            func([0, 1, 1], [0, 1, 1], method="exact")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         res = func(["a", "b", "b", "a"], ["a", "b", "a", "a"], pos_label="b")
