@@ -88,6 +88,11 @@ KIND = {
     "ch10-ex-choose": ("interpretation",),
     "ch11-ex-bins": ("computation", "interpretation"),
     "ch11-ex-start": ("computation",),
+    "ch12-ex-placements": ("computation", "interpretation"),
+    "ch12-ex-kappa": ("computation",),
+    "ch12-ex-mcnemar": ("computation", "interpretation"),
+    "ch12-ex-folds": ("derivation", "computation"),
+    "ch12-ex-cd": ("computation", "interpretation"),
 }
 KINDS = ("derivation", "computation", "interpretation")
 
