@@ -164,10 +164,13 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
     Notes
     -----
     In the book's simulations (``tools/sim_comparing.py``, chapter 12;
-    correlated binormal scores) the 5% test rejected equal AUCs at close to
-    its nominal level with 20 or more positives, and somewhat more often
-    with 10; see the chapter for the measured levels and their Monte Carlo
-    standard errors.  With identical placements for both classifiers (for
+    correlated binormal scores, population AUCs 0.85, 10,000 test sets per
+    setting, Monte Carlo standard error at most 0.003) the 5% test rejected
+    equal AUCs at 0.044-0.056 with 10 to 50 positive cases when both ROC
+    curves have the same shape; when they cross (classifier b's positives
+    twice as spread) it rejected at 0.080 with 10 positives, 0.066 with 20
+    and 0.056 with 50.  DeLong's variance estimate itself was within 4% of
+    the simulated variance in every setting.  With identical placements for both classifiers (for
     example ``y_score_b`` a monotone transform of ``y_score_a``) the
     difference and its standard error are both 0: the statistic is then 0
     and the P value 1.
@@ -205,7 +208,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
         warnings.warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: DeLong's "
-            f"test with fewer than {_MIN_CASES} cases of a class rejects more "
+            f"test with fewer than {_MIN_CASES} cases of a class can reject more "
             "often than its level says.",
             UserWarning,
             stacklevel=2,
@@ -301,8 +304,9 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact", pos_label=None):
     The test compares error rates, so on skewed data it is dominated by the
     majority class; compare the decisions on each class separately when the
     classes matter differently.  Both versions are conservative: in the
-    book's simulations (chapter 12) the 5% tests rejected a true null less
-    often than 5%, the exact one the least.
+    book's simulations (chapter 12; 50 to 1,000 cases, 20,000 per setting)
+    the 5% tests rejected a true null at 0.002-0.042, the chi-square version
+    never more often than the exact one.
 
     References
     ----------
@@ -392,7 +396,9 @@ def _mcc_variance(cells, n):
     root = math.sqrt(r1) * math.sqrt(r2) * math.sqrt(c1) * math.sqrt(c2)
     m = (tp * tn - fp * fn) / root
     dn = np.array([tn, -fp, -fn, tp])  # d N / d (tp, fn, fp, tn)
-    dlog = np.array([1 / r1 + 1 / c1, 1 / r1 + 1 / c2, 1 / r2 + 1 / c1, 1 / r2 + 1 / c2])
+    dlog = np.array(
+        [1 / r1 + 1 / c1, 1 / r1 + 1 / c2, 1 / r2 + 1 / c1, 1 / r2 + 1 / c2]
+    )
     g = dn / root - 0.5 * m * dlog
     return float(np.sum(cells * g**2) / n), float(np.clip(m, -1.0, 1.0))
 
@@ -448,9 +454,12 @@ def kappa_confidence_interval(
     The standard error is 0 when the decisions agree with the truth on
     every case (kappa = 1), so the interval shrinks to the point: a Wald
     interval cannot say how far below 1 the population kappa may be.  The
-    interval assumes many cases in every cell; in the book's simulations
-    (chapter 12) the 95% interval covered less than 0.95 with few positive
-    cases, see the chapter for the measured coverages.
+    interval assumes many cases in every cell.  In the book's simulations
+    (chapter 12; sensitivity 0.8, specificity 0.9, 20,000 tables per
+    setting, Monte Carlo standard error at most 0.0021) the 95% Wald
+    interval covered 0.942-0.952 with 400 or 2,000 cases, 0.933-0.939 with
+    100 cases, and 0.902 with 100 cases of which 5% positive; the Fisher-z
+    interval covered 0.919 there and 0.944-0.957 elsewhere.
 
     References
     ----------
@@ -535,7 +544,10 @@ def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=
     correlation of bivariate *normal* data; the MCC is the correlation of
     two binary variables, whose variance depends on the margins, hence the
     delta method.  At MCC = +-1 the standard error is 0 and the interval a
-    point.  Coverage is measured in the book's chapter 12.
+    point.  In the book's simulations (chapter 12; the designs of
+    :func:`kappa_confidence_interval`) the 95% interval covered 0.947-0.953,
+    except 0.943 with 100 cases of which 5% positive (counting only the
+    tables in which the MCC is defined).
 
     References
     ----------

@@ -223,7 +223,8 @@ def _kappa_cells(c):
 
 def _mcc_cells(c):
     tp, fn, fp, tn = c / c.sum()
-    return (tp * tn - fp * fn) / math.sqrt((tp + fn) * (fp + tn) * (tp + fp) * (fn + tn))
+    den = math.sqrt((tp + fn) * (fp + tn) * (tp + fp) * (fn + tn))
+    return (tp * tn - fp * fn) / den
 
 
 def _labels(counts):
@@ -258,7 +259,8 @@ def test_kappa_and_mcc_variances_match_the_numerical_delta_method(counts):
         assert kz.standard_error == k.standard_error
     zm = math.atanh(m.estimate)
     half = z * m.standard_error / (1 - m.estimate**2)
-    assert (m.low, m.high) == pytest.approx((math.tanh(zm - half), math.tanh(zm + half)))
+    assert (m.low, m.high) == pytest.approx(
+        (math.tanh(zm - half), math.tanh(zm + half)))
 
 
 def test_kappa_variance_at_kappa_zero_reduces_to_fleiss_null_form():

@@ -263,7 +263,8 @@ def cv_tests(rng, X, y):
     p = {}
 
     def diffs(train):
-        return fold_errors(X, y, train, FEATURES_A) - fold_errors(X, y, train, FEATURES_B)
+        return (fold_errors(X, y, train, FEATURES_A)
+                - fold_errors(X, y, train, FEATURES_B))
 
     # one 10-fold cross-validation: naive paired t-test (df 9)
     d = diffs(kfold_masks(rng, n, 10))
@@ -345,7 +346,8 @@ def cd_models():
     from sklearn.tree import DecisionTreeClassifier
 
     return {
-        "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000)),
+        "logistic regression": make_pipeline(StandardScaler(),
+                                             LogisticRegression(max_iter=2000)),
         "LDA": LinearDiscriminantAnalysis(),
         "naive Bayes": GaussianNB(),
         "15-NN": make_pipeline(StandardScaler(), KNeighborsClassifier(15)),
@@ -372,7 +374,8 @@ def cd_row(X, y, seed=0):
 def run_cd():
     out = []
     for name, X, y in cd_tasks():
-        row = dict(task=name, positive_share=round(float(y.mean()), 4), auk=cd_row(X, y))
+        row = dict(task=name, positive_share=round(float(y.mean()), 4),
+                   auk=cd_row(X, y))
         out.append(row)
         print(row, flush=True)
     return out
