@@ -362,7 +362,7 @@ def _kappa_variance(cells, n):
 
     With cell shares ``p_ij`` (rows = truth, columns = decision), row and
     column margins ``p_i.`` and ``p_.j``, ``p_o = sum p_ii`` and
-    ``p_e = sum p_i. p_.i``, their eq. (13)::
+    ``p_e = sum p_i. p_.i``, their non-null large-sample variance is::
 
         Var = ( sum_i p_ii [(1 - p_e) - (p_.i + p_i.)(1 - p_o)]^2
               + (1 - p_o)^2 sum_{i != j} p_ij (p_.i + p_j.)^2
@@ -416,8 +416,8 @@ def kappa_confidence_interval(
 
     The cases are taken as a random sample, so the confusion matrix is
     multinomial; Fleiss, Cohen & Everitt (1969) give the large-sample
-    variance of kappa, their eq. (13) (the variance of an estimated kappa,
-    not the variance under kappa = 0 used to test it).  ``method="wald"``
+    variance of kappa (the variance of an estimated kappa, not the variance
+    under kappa = 0 used to test it).  ``method="wald"``
     gives ``kappa +- z SE``, cut at -1 and 1; ``method="fisher-z"`` builds
     the same standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
     and maps it back with ``tanh``, as :func:`mcc_confidence_interval` does,

@@ -264,7 +264,7 @@ def test_kappa_and_mcc_variances_match_the_numerical_delta_method(counts):
 
 
 def test_kappa_variance_at_kappa_zero_reduces_to_fleiss_null_form():
-    # independent truth and decisions: FCE's eq. (13) at kappa = 0 is their
+    # independent truth and decisions: FCE's non-null variance at kappa = 0 is their
     # null variance (p_e + p_e^2 - sum p_i. p_.i (p_i. + p_.i)) / (n (1 - p_e)^2)
     y, d = _labels((4, 16, 16, 64))  # rows 0.2/0.8, columns 0.2/0.8, product form
     k = kappa_confidence_interval(y, d)

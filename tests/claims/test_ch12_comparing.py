@@ -88,7 +88,7 @@ def test_ch12_exact_mcnemar_cannot_reject_at_5_percent_with_five_discordant_case
 
 
 def test_ch12_kappa_variance_is_the_delta_method_for_every_table():
-    """Fleiss, Cohen & Everitt's eq. (13) equals the multinomial delta method with a
+    """Fleiss, Cohen & Everitt's non-null variance equals the multinomial delta method with a
     numerical gradient, and the MCC's standard error does too (random search)."""
     rng = np.random.default_rng(1969)
 
