@@ -8,8 +8,9 @@ McNemar's tests), ``cv`` (size of the t-tests over cross-validation folds)
 and ``cd`` (several classifiers' AUKs on several data sets, for the
 critical-difference diagram).  Each part is stored under its name in
 ``chapters/data/sim_comparing.json``, which chapter 12 reads and re-checks on
-a small slice.  Every rate is stored with its number of replications, so
-that its Monte Carlo standard error sqrt(r (1 - r) / n) can be stated.
+a small slice.  Every rate is stored with its number of replications (the
+CV part stores counts of rejections), so that its Monte Carlo standard error
+sqrt(r (1 - r) / n) can be stated.
 
 The replications call the library's own helpers (vectorised over test
 sets where the public function handles one test set at a time); the
