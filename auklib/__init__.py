@@ -29,6 +29,15 @@ from .stats import (
     aligned_ranks_posthoc,
     friedman_aligned_ranks,
 )
+from .compare import (
+    AgreementInterval,
+    DeLongResult,
+    McNemarResult,
+    delong_test,
+    kappa_confidence_interval,
+    mcc_confidence_interval,
+    mcnemar_test,
+)
 from .hmeasure import h_measure
 from .threshold_metrics import metric_curve
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
@@ -44,6 +53,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AUCInterval",
+    "AgreementInterval",
+    "DeLongResult",
+    "McNemarResult",
     "AUKComparison",
     "AUKInterval",
     "AlignedRanksPosthoc",
@@ -59,15 +71,19 @@ __all__ = [
     "auk_confidence_interval",
     "auk_from_roc",
     "auk_score",
+    "delong_test",
     "friedman_aligned_ranks",
     "h_measure",
     "hand_till_score",
     "hand_till_table",
+    "kappa_confidence_interval",
     "kappa_curve",
     "kappa_from_confusion",
     "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
+    "mcc_confidence_interval",
+    "mcnemar_test",
     "metric_curve",
     "mww_ranked_table",
     "mww_statistic",

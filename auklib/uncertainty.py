@@ -582,6 +582,25 @@ def auk_compare(
     return AUKComparison(diff, low, high, p_value)
 
 
+def _placements(y_pos, score):
+    """Placement values of the positives and of the negatives, ties counting 1/2.
+
+    ``V10_i`` is the share of negatives that positive i outscores and
+    ``V01_j`` the share of positives that outscore negative j (DeLong et al.
+    1988); both means equal the AUC.  They follow from midranks: the rank of
+    positive i among all cases minus its rank among the positives counts the
+    negatives below it, ties counting one half.
+    """
+    from scipy.stats import rankdata
+
+    ranks = rankdata(score)
+    pos_s, neg_s = score[y_pos], score[~y_pos]
+    n_pos, n_neg = pos_s.shape[0], neg_s.shape[0]
+    v10 = (ranks[y_pos] - rankdata(pos_s)) / n_neg
+    v01 = 1.0 - (ranks[~y_pos] - rankdata(neg_s)) / n_pos
+    return v10, v01
+
+
 def _newcombe_variance(theta, n_pos, n_neg):
     """Newcombe's (2006) variance of the Mann-Whitney AUC at a candidate ``theta``.
 
@@ -735,8 +754,6 @@ def auc_confidence_interval(
     >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}]")
     0.6667 [0.4467, 0.8321]
     """
-    from scipy.stats import rankdata
-
     confidence_level, _ = _check_options(confidence_level, 1)
     if not isinstance(method, str) or method not in _AUC_METHODS:
         raise ValueError(
@@ -757,10 +774,7 @@ def auc_confidence_interval(
             UserWarning,
             stacklevel=2,
         )
-    ranks = rankdata(score)
-    pos_s, neg_s = score[y_pos], score[~y_pos]
-    v = (ranks[y_pos] - rankdata(pos_s)) / n_neg   # placements of positives
-    w = (ranks[~y_pos] - rankdata(neg_s)) / n_pos  # of negatives, 1 - W_j
+    v, w = _placements(y_pos, score)
     auc = float(v.mean())
     var = (np.var(v, ddof=1) / n_pos if n_pos > 1 else 0.0) + (
         np.var(w, ddof=1) / n_neg if n_neg > 1 else 0.0

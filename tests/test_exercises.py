@@ -228,6 +228,15 @@ CORRECT = {
     "ch13-ex-brier": lambda: ch13_rain_by_total_variance(),
     "ch13-ex-weights": lambda: ch13_weights_by_minimising(),
     "ch13-ex-rate": lambda: tuple(ch13_rate_uniform_binormal(auc) for auc in (0.8, 0.9)),
+    # chapter 12 (comparing classifiers): DeLong's sums written out as loops; the
+    # kappa variance by the delta method with a numerical gradient; the binomial
+    # summed with math.comb; Demsar's printed q = 2.569
+    "ch12-ex-placements": lambda: _ch12_delong_loops(),
+    "ch12-ex-kappa": lambda: _ch12_kappa_delta(),
+    "ch12-ex-mcnemar": lambda: 2 * sum(__import__("math").comb(14, k)
+                                       for k in range(4)) / 2**14,
+    "ch12-ex-folds": lambda: 8.5 ** 0.5,
+    "ch12-ex-cd": lambda: 2.569 * (4 * 5 / (6 * 20)) ** 0.5,
 }
 # each independent answer is computed once per test process (some refit models)
 CORRECT = {label: functools.cache(make) for label, make in CORRECT.items()}
@@ -272,6 +281,33 @@ def ch13_rate_uniform_binormal(auc, pi1=0.07):
     r = pi0 * f + pi1 * t
     g = pi0 * f + pi1 * (1 - t)
     return float(np.sum(np.diff(r) * (g[1:] + g[:-1]) / 2))
+
+
+def _ch12_delong_loops():
+    pos = [(0.9, 0.8), (0.8, 0.9), (0.6, 0.3), (0.4, 0.5)]
+    neg = [(0.7, 0.6), (0.5, 0.5), (0.3, 0.4), (0.2, 0.2), (0.1, 0.1)]
+
+    def psi(x, z):
+        return 1.0 if x > z else 0.5 if x == z else 0.0
+
+    d10 = [sum(psi(p[0], q[0]) - psi(p[1], q[1]) for q in neg) / 5 for p in pos]
+    d01 = [sum(psi(p[0], q[0]) - psi(p[1], q[1]) for p in pos) / 4 for q in neg]
+    diff = sum(d10) / 4
+    var = (sum((v - diff) ** 2 for v in d10) / 3 / 4
+           + sum((v - diff) ** 2 for v in d01) / 4 / 5)
+    return diff / var**0.5
+
+
+def _ch12_kappa_delta(h=1e-6):
+    p = np.array([30, 10, 20, 140]) / 200
+
+    def kappa(c):
+        c = c / c.sum()
+        pe = (c[0] + c[1]) * (c[0] + c[2]) + (c[2] + c[3]) * (c[1] + c[3])
+        return (c[0] + c[3] - pe) / (1 - pe)
+
+    g = np.array([(kappa(p + h * e) - kappa(p - h * e)) / (2 * h) for e in np.eye(4)])
+    return float(np.sqrt(g @ (np.diag(p) - np.outer(p, p)) @ g / 200))
 
 
 def _ch9_pairing_ratio(n=2000):

@@ -91,6 +91,11 @@ KIND = {
     "ch13-ex-brier": ("computation", "interpretation"),
     "ch13-ex-weights": ("derivation", "computation"),
     "ch13-ex-rate": ("computation", "interpretation"),
+    "ch12-ex-placements": ("computation", "interpretation"),
+    "ch12-ex-kappa": ("computation",),
+    "ch12-ex-mcnemar": ("computation", "interpretation"),
+    "ch12-ex-folds": ("derivation", "computation"),
+    "ch12-ex-cd": ("computation", "interpretation"),
 }
 KINDS = ("derivation", "computation", "interpretation")
 
