@@ -179,10 +179,15 @@ CORRECT = {
         flagged_at(lambda t, f: np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.02))),
         flagged_at(lambda t, f: np.argmax(t - f))),
     # chapter 6, ch06_multiclass
-    "ch6-ex-table": lambda: (9, 3, 3, 1 / 3),   # the report's Table 26, pair (3|1)
-    "ch6-ex-wrong": lambda: roc_auc_score(
-        [1, 1, 1, 2, 2, 3, 3, 3], np.eye(3)[np.array([2, 3, 2, 1, 3, 1, 2, 1]) - 1],
-        multi_class="ovo"),
+    # pair (1|3): the ranked table's MWW is the true positive rate t (3 of the 4
+    # class-1 records predicted 1), and s = N_i (N_i + 1) / 2 + N_i N_j t
+    "ch6-ex-table": lambda: (lambda t: (10 + 12 * t, 4, 3, t))(
+        np.mean(np.array([1, 3, 1, 1]) == 1)),
+    # example 2's six midrank MWWs, each pair's AUC of "predicted as i" by scikit-learn
+    "ch6-ex-wrong": lambda: (lambda t, p: tuple(
+        roc_auc_score(t[(t == i) | (t == j)] == i, p[(t == i) | (t == j)] == i)
+        for i, j in [(1, 2), (2, 1), (1, 3), (3, 1), (2, 3), (3, 2)]))(
+        np.array([1, 1, 1, 2, 2, 3, 3, 3]), np.array([2, 3, 2, 1, 3, 1, 2, 1])),
     "ch6-ex-weighted": lambda: tuple(   # the moved matrix, by hand, through scikit-learn
         cohen_kappa_score(*np.repeat(np.indices((4, 4)).reshape(2, -1), np.ravel(
             [[33, 13, 7, 2], [24, 13, 15, 4], [14, 14, 18, 9], [0, 7, 14, 34]]), axis=1),

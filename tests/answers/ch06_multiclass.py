@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from auklib import hand_till_score, kappa_from_matrix, mww_ranked_table, mww_statistic
+from auklib import kappa_from_matrix, mww_ranked_table, mww_statistic
 
 from . import Answer
 
@@ -12,16 +12,22 @@ DIABETES_CM = [[33, 14, 7, 1], [24, 13, 15, 4], [14, 14, 18, 9], [0, 7, 14, 34]]
 
 
 def _wrong_m():
-    truth = [1, 1, 1, 2, 2, 3, 3, 3]
-    return hand_till_score(truth, [2, 3, 2, 1, 3, 1, 2, 1])
+    """Example 2's midrank MWW for the pairs (1|2), (2|1), (1|3), (3|1), (2|3), (3|2)."""
+    truth = np.array([1, 1, 1, 2, 2, 3, 3, 3])
+    predicted = np.array([2, 3, 2, 1, 3, 1, 2, 1])
+    values = []
+    for i, j in [(1, 2), (2, 1), (1, 3), (3, 1), (2, 3), (3, 2)]:
+        keep = (truth == i) | (truth == j)
+        values.append(mww_statistic(truth[keep] == i, predicted[keep] == i))
+    return tuple(values)
 
 
 def _table():
-    signal = [0, 0, 0, 1, 1, 1]          # records 1, 2, 3 (class 1), 6, 7, 8 (class 3)
-    response = [0, 0, 0, 0, 1, 0]        # example 3 predicts class 3 for record 7 only
+    signal = [1, 1, 1, 1, 0, 0, 0]       # records 1-4 (class 1), 8, 9, 10 (class 3)
+    response = [1, 0, 1, 1, 0, 1, 0]     # predicted class 1: records 1, 3, 4 and 9
     table = mww_ranked_table(signal, response)
     s = int(table["rank"][table["signal"] == 1].sum())
-    return (s, 3, 3, mww_statistic(signal, response, ties="ranked_table"))
+    return (s, 4, 3, mww_statistic(signal, response, ties="ranked_table"))
 
 
 def _weighted():
@@ -33,15 +39,17 @@ def _weighted():
 
 ANSWERS = {
     "ch6-ex-table": Answer(
-        form="a tuple (s, N_i, N_j, MWW) for the pair (3|1) of example 3",
+        form="a tuple (s, N_i, N_j, MWW) for the pair (1|3) of the fourth classifier",
         reference=_table,
         hint="keep only the records of classes 1 and 3; the response is 'predicted as "
-             "class 3', the signal 'is class 3'; rank the four blocks from rank 1 "
+             "class 1', the signal 'is class 1'; rank the four blocks from rank 1 "
              "(response 0, signal 1) up.", atol=5e-4),
     "ch6-ex-wrong": Answer(
-        form="Hand and Till's M of example 2 with midranks (a number)",
+        form="a tuple of example 2's six midrank MWWs, for the pairs (1|2), (2|1), "
+             "(1|3), (3|1), (2|3), (3|2) in that order",
         reference=_wrong_m,
-        hint="with midranks each MWW is (1 + t - f) / 2 for its pair; average the six.",
+        hint="with midranks each MWW is (1 + t - f) / 2 for its pair, with t and f "
+             "the shares of class-i and class-j records predicted as class i.",
         atol=5e-4),
     "ch6-ex-weighted": Answer(
         form="a tuple (unweighted, linear, quadratic) of the kappas after the move",
