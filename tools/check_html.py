@@ -37,11 +37,14 @@ Exits 1 with a list of failures.
 
 import argparse
 import collections
+import concurrent.futures
+import contextlib
 import glob
 import json
 import os
 import re
 import sys
+import threading
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -333,18 +336,18 @@ def mathjax_size(html_dir):
     return total
 
 
-def check_edition(b, html_dir, args, a11y, summary, first_book=True):
+def check_edition(b, html_dir, args, a11y, summary, first_book=True, log=print):
     """All checks of one built book (instructor or student edition); True if it failed."""
     pages = sorted(glob.glob(os.path.join(html_dir, "chapters", "**", "*.html"), recursive=True))
     pages += [p for p in [os.path.join(html_dir, "genindex.html")] if os.path.isfile(p)]
     if not pages:
-        print(f"check-html: no pages under {html_dir}/chapters; run `make book` first.")
+        log(f"check-html: no pages under {html_dir}/chapters; run `make book` first.")
         return True
     shots = args.screenshots and os.path.join(args.screenshots, os.path.basename(
         os.path.normpath(html_dir)))
     if shots:
         os.makedirs(shots, exist_ok=True)
-    print(f"== {html_dir}")
+    log(f"== {html_dir}")
     failed = False
     for k, page in enumerate(pages):
         # After the first book, colour contrast is audited on one page only: a
@@ -355,13 +358,13 @@ def check_edition(b, html_dir, args, a11y, summary, first_book=True):
         page_a11y = a11y and dict(a11y, contrast=contrast)
         problems, s = check_page(b, page, args.max_mb, shots, page_a11y)
         status = "ok" if not problems else "FAIL"
-        print(f"{status:4s} {os.path.relpath(page, html_dir):38s} "
+        log(f"{status:4s} {os.path.relpath(page, html_dir):38s} "
               f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
               f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
               + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
               + ("" if a11y is None or contrast else "  (contrast audited on the first page)"))
         for p in problems:
-            print(f"     - {p}")
+            log(f"     - {p}")
         summary.add(html_dir, page, s.get("violations", []))
         failed |= bool(problems)
     problems, n = check_search(b, html_dir)
@@ -369,13 +372,13 @@ def check_edition(b, html_dir, args, a11y, summary, first_book=True):
         found, violations = audit(b, a11y["allow"], a11y.get("axe_js"), contrast=first_book)
         problems += found
         summary.add(html_dir, os.path.join(html_dir, "search.html"), violations)
-    print(f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results")
+    log(f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results")
     for p in problems:
-        print(f"     - {p}")
+        log(f"     - {p}")
     failed |= bool(problems)
     mj = mathjax_size(html_dir)
     ok = 0 < mj <= MATHJAX_MAX_MB * 1e6
-    print(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB (at most {MATHJAX_MAX_MB} MB)")
+    log(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB (at most {MATHJAX_MAX_MB} MB)")
     return failed or not ok
 
 
@@ -387,12 +390,14 @@ class Summary:
         self.pages = 0
         self.by_impact = collections.Counter()      # impact -> nodes
         self.by_rule = collections.Counter()        # (impact, rule) -> nodes
+        self.lock = threading.Lock()
 
     def add(self, html_dir, page, violations):
-        self.pages += 1
-        for v in violations:
-            self.by_impact[v["impact"]] += len(v["nodes"])
-            self.by_rule[(v["impact"], v["id"])] += len(v["nodes"])
+        with self.lock:                 # the editions are checked in parallel
+            self.pages += 1
+            for v in violations:
+                self.by_impact[v["impact"]] += len(v["nodes"])
+                self.by_rule[(v["impact"], v["id"])] += len(v["nodes"])
 
     def print(self):
         print(f"accessibility audit (axe-core, {', '.join(AXE_TAGS)}) over {self.pages} pages: "
@@ -422,9 +427,24 @@ def main(argv=None):
     try:
         a11y = None if args.no_a11y else {"allow": load_allow(), "axe_js": axe_source()}
         summary = Summary(a11y["allow"] if a11y else {})
-        with Browser() as b:          # one browser for every edition
-            for k, html_dir in enumerate(args.html_dirs):
-                failed |= check_edition(b, html_dir, args, a11y, summary, first_book=k == 0)
+        # one browser per edition, the editions side by side (each waits mostly
+        # on its own Chromium); each edition's report is printed when it is done
+        # (the browsers are started one after the other, in this thread)
+        def one(b, k, html_dir):
+            lines = []
+            bad = check_edition(b, html_dir, args, a11y, summary,
+                                first_book=k == 0, log=lines.append)
+            return bad, lines
+
+        with contextlib.ExitStack() as stack:
+            browsers = [stack.enter_context(Browser()) for _ in args.html_dirs]
+            with concurrent.futures.ThreadPoolExecutor(len(browsers)) as pool:
+                jobs = [pool.submit(one, b, k, d)
+                        for k, (b, d) in enumerate(zip(browsers, args.html_dirs))]
+                for job in jobs:
+                    bad, lines = job.result()
+                    print("\n".join(lines), flush=True)
+                    failed |= bad
     except BrowserError as exc:
         print(f"check-html: {exc}")
         return 1
