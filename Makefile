@@ -105,7 +105,8 @@ student: $(STAMP)
 # COURSE/feedback/<student id>/<assignment>/*.html.
 COURSE     ?= _build/grading
 ASSIGNMENT ?= ch01
-NBGRADER    = cd $(COURSE) && $(abspath $(BIN))/nbgrader
+# nbgrader runs the `alembic` command of the venv when it creates a gradebook
+NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
 assignments: $(STAMP)
 	$(BIN)/python tools/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
