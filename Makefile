@@ -105,6 +105,9 @@ student: $(STAMP)
 # COURSE/feedback/<student id>/<assignment>/*.html.
 COURSE     ?= _build/grading
 ASSIGNMENT ?= ch01
+# a submission already autograded is skipped (so marks given by hand stay);
+# AUTOGRADE_FLAGS=--force grades every submission afresh
+AUTOGRADE_FLAGS ?=
 # nbgrader runs the `alembic` command of the venv when it creates a gradebook
 NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
@@ -121,7 +124,7 @@ grade: $(STAMP)
 	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
 	cp -R $(SUBMISSIONS)/. $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
 	$(NBGRADER) zip_collect $(ASSIGNMENT) --force
-	$(NBGRADER) autograde $(ASSIGNMENT) --force
+	$(NBGRADER) autograde $(ASSIGNMENT) $(AUTOGRADE_FLAGS)
 	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
 	$(NBGRADER) export --to grades.csv
 	@echo "grades: $(COURSE)/grades.csv; feedback: $(COURSE)/feedback/<student id>/$(ASSIGNMENT)/"
