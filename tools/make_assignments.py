@@ -75,7 +75,8 @@ c.Execute.timeout = 300
 # collected by the folder name.
 c.ZipCollectApp.collector_plugin = "nbgrader.plugins.FileNameCollectorPlugin"
 c.FileNameCollectorPlugin.named_regexp = (
-    r".*/extracted/(?P<student_id>[^/]+)/(?:[^/]+/)*(?P<file_id>ch\\d\\d_[\\w]+\\.ipynb)$")
+    r".*/extracted/(?P<student_id>[^/]+)/(?:[^/]+/)*"
+    r"(?P<file_id>ch\\d\\d_[\\w]+\\.ipynb)$")
 '''
 
 
@@ -90,7 +91,8 @@ def meta(grade_id, *, solution=False, grade=False, locked=False, points=0):
 def rubric_points():
     with open(os.path.join(ROOT, "chapters", "rubrics.md"), encoding="utf-8") as fh:
         text = fh.read()
-    return {m.group(4): (m.group(1), float(m.group(3))) for m in RUBRIC_HEAD.finditer(text)}
+    return {m.group(4): (m.group(1), float(m.group(3)))
+            for m in RUBRIC_HEAD.finditer(text)}
 
 
 def answer_name(label):
@@ -119,12 +121,14 @@ def answer_cells(label, number):
     if spec["kind"] == "function":
         what = (f"Set `{name}` to your function: {spec['form']} "
                 f"(for example `{name} = kappa` after `def kappa(...)`).")
-        solution = f"from answers.grading import answer\n{name} = answer({label!r}).reference"
+        solution = (f"from answers.grading import answer\n"
+                    f"{name} = answer({label!r}).reference")
         args = tuple(spec["probes"][0])
         form_test = (
             f"assert callable({name}), \"{name} should be a function\"\n"
             f"_value = float({name}(*{args!r}))\n"
-            "assert np.isfinite(_value), \"the function should return a finite number\"")
+            "assert np.isfinite(_value), "
+            "\"the function should return a finite number\"")
         hidden = (f"from answers.grading import function_ok\n"
                   f"assert function_ok({label!r}, {name})")
     else:
@@ -166,15 +170,17 @@ def written_cells(label, number, rubric):
     return [
         nbformat.v4.new_markdown_cell(
             f"**Written answer to exercise {number}** ({' and '.join(kinds)}, {points} "
-            "points, marked by hand). Write your answer in the next cell (Markdown, with "
-            "$\\LaTeX$ for formulas); add code cells above it for any computation it uses.",
+            "points, marked by hand). Write your answer in the next cell (Markdown, "
+            "with $\\LaTeX$ for formulas); add code cells above it for any "
+            "computation it uses.",
             metadata=meta(f"{label}-written-text", locked=True)),
         nbformat.v4.new_markdown_cell(
             "### BEGIN SOLUTION\n"
             f"Marked by hand against the rubric \"{title}\" in the instructor's "
             f"rubrics page (chapters/rubrics.md, {points} points).\n"
             "### END SOLUTION",
-            metadata=meta(f"{label}-written", solution=True, grade=True, points=points)),
+            metadata=meta(f"{label}-written", solution=True, grade=True,
+                          points=points)),
     ]
 
 
@@ -186,7 +192,8 @@ def student_id_cells():
             "own, drawn from it; you are graded on the numbers of the id your "
             "submission is collected under.",
             metadata=meta("student-id-text", locked=True)),
-        nbformat.v4.new_code_cell(f'STUDENT_ID = "{PLACEHOLDER_ID}"  # your student id'),
+        nbformat.v4.new_code_cell(
+            f'STUDENT_ID = "{PLACEHOLDER_ID}"  # your student id'),
     ]
 
 
@@ -195,7 +202,8 @@ def assignment_notebook(path, index, rubrics):
     doc = os.path.splitext(os.path.basename(path))[0]
     nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=False,
                            check_cell=lambda label: nbformat.v4.new_raw_cell("drop"))
-    nb.cells = [c for c in nb.cells if not (c.cell_type == "raw" and c.source == "drop")]
+    nb.cells = [c for c in nb.cells
+                if not (c.cell_type == "raw" and c.source == "drop")]
     nb = without_verification(nb)
     cells, summary = [], []
     for cell in nb.cells:
@@ -250,17 +258,18 @@ def write_course(course, chapters=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("course", nargs="?", default=os.path.join(ROOT, "_build", "grading"))
+    parser.add_argument("course", nargs="?",
+                        default=os.path.join(ROOT, "_build", "grading"))
     parser.add_argument("--chapters", nargs="*", default=None,
-                        help="assignment ids to write (ch01 ...); default: every chapter")
+                        help="assignment ids to write (ch01 ...); default: all")
     args = parser.parse_args(argv)
     written = write_course(args.course, args.chapters)
     for aid, rows in written.items():
         auto = sum(r["auto"] for r in rows)
         manual = sum(r["manual"] for r in rows)
         variants = [r["label"] for r in rows if r["variant"]]
-        print(f"{aid}: {len(rows)} exercises, {auto} points autograded, {manual:g} marked "
-              f"by hand; variants: {', '.join(variants) or 'none'}")
+        print(f"{aid}: {len(rows)} exercises, {auto} points autograded, "
+              f"{manual:g} marked by hand; variants: {', '.join(variants) or 'none'}")
     print(f"nbgrader sources written to {os.path.abspath(args.course)}/source/")
     return 0
 

@@ -68,11 +68,13 @@ _SPECS = {
         lambda pick: (lambda mu: {
             "mu_neg": mu, "sd_neg": pick("sd_neg", (1.0, 1.2, 1.5, 2.0)),
             "mu_pos": round(mu + pick("gap", (0.8, 1.0, 1.2, 1.5)), 2),
-            "sd_pos": pick("sd_pos", (0.6, 0.8, 1.0))})(pick("mu_neg", (1.5, 2.0, 2.5))),
+            "sd_pos": pick("sd_pos", (0.6, 0.8, 1.0))})(
+                pick("mu_neg", (1.5, 2.0, 2.5))),
         "in part 2, mu_- = {mu_neg:g}, sigma_- = {sd_neg:g}, mu_+ = {mu_pos:g}, "
         "sigma_+ = {sd_pos:g}."),
     "ch3-ex-target": (
-        lambda pick: {"prevalence": pick("prevalence", (0.03, 0.04, 0.05, 0.06, 0.08, 0.1)),
+        lambda pick: {"prevalence": pick("prevalence",
+                                         (0.03, 0.04, 0.05, 0.06, 0.08, 0.1)),
                       "fpr": pick("fpr", (0.01, 0.02, 0.03)),
                       "kappa": pick("kappa", (0.4, 0.5, 0.6))},
         "{prevalence:.0%} positives, the regulator demands kappa >= {kappa:g}, and "

@@ -54,7 +54,8 @@ def solve_variant(d, prevalence):
         c = norm.isf(f)
         t = binormal_roc(d, f)
         p = prevalence
-        return norm.pdf(c - d) / norm.pdf(c) - (p + (1 - 2 * p) * t) / (p + (1 - 2 * p) * f)
+        slope = (p + (1 - 2 * p) * t) / (p + (1 - 2 * p) * f)
+        return norm.pdf(c - d) / norm.pdf(c) - slope
 
     return brentq(tangency, 1e-6, 0.9)
 

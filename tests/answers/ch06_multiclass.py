@@ -57,7 +57,8 @@ def weighted_variant(true_grade, from_grade, to_grade):
     worse = np.array(DIABETES_CM)
     worse[true_grade, from_grade] -= 1
     worse[true_grade, to_grade] += 1
-    return tuple(kappa_from_matrix(worse, weights=w) for w in (None, "linear", "quadratic"))
+    return tuple(kappa_from_matrix(worse, weights=w)
+                 for w in (None, "linear", "quadratic"))
 
 
 VARIANTS = {"ch6-ex-weighted": weighted_variant}
