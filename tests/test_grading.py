@@ -88,6 +88,15 @@ def test_every_exercise_is_graded(sources):
         assert (label in CHECKS) or (f"{label}-written" in cells)
 
 
+def test_model_chapters_select_the_graders_blas_kernels(sources):
+    _, notebooks = sources
+    for aid, nb in notebooks.items():
+        first = next(c for c in nb.cells if c.cell_type == "code")
+        assert "STUDENT_ID =" in first.source
+        pinned = 'os.environ.setdefault("OPENBLAS_CORETYPE", "Haswell")' in first.source
+        assert pinned == (aid in make_assignments.BLAS_SENSITIVE), aid
+
+
 def test_variants_cover_chapters_1_to_10(sources):
     summary, _ = sources
     for aid in [f"ch{n:02d}" for n in range(1, 11)]:

@@ -184,16 +184,30 @@ def written_cells(label, number, rubric):
     ]
 
 
-def student_id_cells():
+# Chapters whose fitted models (neural network, SMOTE) round differently with
+# OpenBLAS's AVX-512 and AVX2 kernels (see the Makefile): their assignments
+# select the AVX2 kernels, as the grader does (nbgrader_config.py), before
+# numpy is first imported, so that a student's numbers on an x86-64 machine
+# are the grader's.
+BLAS_SENSITIVE = ("ch07", "ch08")
+PIN_KERNELS = (
+    "import os\nimport platform\n\n"
+    "# the BLAS kernels the grader uses (the fitted networks depend on them)\n"
+    "if platform.machine().lower() in (\"x86_64\", \"amd64\"):\n"
+    "    os.environ.setdefault(\"OPENBLAS_CORETYPE\", \"Haswell\")\n")
+
+
+def student_id_cells(aid=""):
+    pin = PIN_KERNELS + "\n" if aid in BLAS_SENSITIVE else ""
     return [
         nbformat.v4.new_markdown_cell(
             "**Before you start:** put your student id, exactly as your instructor "
-            "gave it, in the next cell and run it. Some exercises use numbers of your "
-            "own, drawn from it; you are graded on the numbers of the id your "
-            "submission is collected under.",
+            "gave it, in the next cell and run it first. Some exercises use numbers "
+            "of your own, drawn from it; you are graded on the numbers of the id "
+            "your submission is collected under.",
             metadata=meta("student-id-text", locked=True)),
         nbformat.v4.new_code_cell(
-            f'STUDENT_ID = "{PLACEHOLDER_ID}"  # your student id'),
+            pin + f'STUDENT_ID = "{PLACEHOLDER_ID}"  # your student id'),
     ]
 
 
@@ -223,7 +237,7 @@ def assignment_notebook(path, index, rubrics):
             summary.append(row)
     # the student id first: after the title, before any code
     first = next(i for i, c in enumerate(cells) if c.cell_type == "code")
-    cells[first:first] = student_id_cells()
+    cells[first:first] = student_id_cells(os.path.basename(path)[:4])
     nb.cells = cells
     nb = plain_markdown_notebook(nb, index, doc)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
