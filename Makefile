@@ -23,7 +23,7 @@ export OPENBLAS_CORETYPE ?= Haswell
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
 
-.PHONY: book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf
+.PHONY: book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
 
 help:
 	@echo "make book        build the HTML book into _build/html"
@@ -38,6 +38,10 @@ help:
 	@echo "make pdf         build the whole book as one PDF (_build/pdf/book.pdf) with Sphinx's LaTeX builder"
 	@echo "                 and check it; installs Debian's TeX packages first if latexmk is missing (as root)"
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
+	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
+	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
+	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
+	@echo "                 (or DIR/<student id>.zip), autograde, grades.csv, feedback HTML"
 
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -92,6 +96,38 @@ notebooks: $(STAMP)
 
 student: $(STAMP)
 	$(BIN)/python tools/make_student.py student --html _build/student-html
+
+# Grading with nbgrader (chapters/course.md, "Grading"): the course lives in
+# COURSE; `make release` writes one chapter's assignment from the chapter
+# itself (tools/make_assignments.py) and nbgrader's release of it; `make grade`
+# collects a folder of submissions (nbgrader zip_collect), autogrades them,
+# writes the grade table COURSE/grades.csv and the feedback pages
+# COURSE/feedback/<student id>/<assignment>/*.html.
+COURSE     ?= _build/grading
+ASSIGNMENT ?= ch01
+# a submission already autograded is skipped (so marks given by hand stay);
+# AUTOGRADE_FLAGS=--force grades every submission afresh
+AUTOGRADE_FLAGS ?=
+# nbgrader runs the `alembic` command of the venv when it creates a gradebook
+NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
+
+assignments: $(STAMP)
+	$(BIN)/python tools/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
+
+release: assignments
+	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
+
+grade: $(STAMP)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR"; exit 2; }
+	test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT)
+	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)
+	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
+	cp -R $(SUBMISSIONS)/. $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
+	$(NBGRADER) zip_collect $(ASSIGNMENT) --force
+	$(NBGRADER) autograde $(ASSIGNMENT) $(AUTOGRADE_FLAGS)
+	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
+	$(NBGRADER) export --to grades.csv
+	@echo "grades: $(COURSE)/grades.csv; feedback: $(COURSE)/feedback/<student id>/$(ASSIGNMENT)/"
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py

@@ -30,3 +30,14 @@ ANSWERS = {
              "compute kappa per test set, take the standard deviation and multiply "
              "by sqrt(N).", atol=0.05),
 }
+
+
+def fourth_variant(alarm_share, tp_share, prevalence=0.07):
+    """ch1-ex-fourth with the student's alarm share and true positive share."""
+    tp, fn = tp_share, prevalence - tp_share
+    fp, tn = alarm_share - tp_share, 1 - prevalence - alarm_share + tp_share
+    return tp + tn, kappa_from_confusion(tp, fn, fp, tn)
+
+
+# Per-student variants (aukbook.variants draws the parameters): label -> f(**params)
+VARIANTS = {"ch1-ex-fourth": fourth_variant}

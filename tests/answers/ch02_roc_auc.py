@@ -31,3 +31,11 @@ ANSWERS = {
         hint="flipping the sign turns every won pair into a lost one and leaves ties "
              "alone; then use eq. (10)."),
 }
+
+
+def binormal_variant(mu_neg, sd_neg, mu_pos, sd_pos):
+    """ch2-ex-binormal, part 2, with the student's means and standard deviations."""
+    return norm.cdf((mu_pos - mu_neg) / np.hypot(sd_neg, sd_pos))
+
+
+VARIANTS = {"ch2-ex-binormal": binormal_variant}

@@ -35,3 +35,11 @@ ANSWERS = {
         hint="kappa is linear-fractional along each segment, so its maximum is at an "
              "end of a segment; compare the candidates."),
 }
+
+
+def target_variant(prevalence, fpr, kappa):
+    """ch3-ex-target with the student's class share, false positive rate and kappa."""
+    return tpr_from_kappa(kappa, fpr, prevalence)
+
+
+VARIANTS = {"ch3-ex-target": target_variant}

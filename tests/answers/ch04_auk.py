@@ -68,3 +68,12 @@ ANSWERS = {
         hint="auk_score(y_te, scores['logistic regression'], prevalence=0.01); the "
              "test set's ROC curve, kappa at p = 0.01.", atol=5e-4),
 }
+
+
+def crisp_variant(fpr, tpr, prevalence):
+    """ch4-ex-crisp with the student's ROC vertex and class share."""
+    return tuple(auk_from_roc([0, fpr, 1], [0, tpr, 1], prevalence, method=m)
+                 for m in ("trapezoid", "exact"))
+
+
+VARIANTS = {"ch4-ex-crisp": crisp_variant}

@@ -46,3 +46,18 @@ ANSWERS = {
         hint="flagged = 10,000 x p_hat, with p_hat = p t + (1 - p) f at each operating "
              "point (eq. (17)).", atol=1.0),
 }
+
+
+def solve_variant(d, prevalence):
+    """ch5-ex-solve with the student's d and class share."""
+    def tangency(f):
+        c = norm.isf(f)
+        t = binormal_roc(d, f)
+        p = prevalence
+        slope = (p + (1 - 2 * p) * t) / (p + (1 - 2 * p) * f)
+        return norm.pdf(c - d) / norm.pdf(c) - slope
+
+    return brentq(tangency, 1e-6, 0.9)
+
+
+VARIANTS = {"ch5-ex-solve": solve_variant}

@@ -58,3 +58,15 @@ ANSWERS = {
              "call kappa_from_matrix with weights=None, 'linear' and 'quadratic'.",
         atol=5e-4),
 }
+
+
+def weighted_variant(true_grade, from_grade, to_grade):
+    """ch6-ex-weighted with the student's move of one patient."""
+    worse = np.array(DIABETES_CM)
+    worse[true_grade, from_grade] -= 1
+    worse[true_grade, to_grade] += 1
+    return tuple(kappa_from_matrix(worse, weights=w)
+                 for w in (None, "linear", "quadratic"))
+
+
+VARIANTS = {"ch6-ex-weighted": weighted_variant}

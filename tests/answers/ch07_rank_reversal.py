@@ -40,8 +40,8 @@ def _split_count():
     return int(count)
 
 
-def _hull_raise():
-    y, scores = scores_for(0.11, 0)
+def _hull_raise(seed=0):
+    y, scores = scores_for(0.11, seed)
     out = []
     for s in scores:
         fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
@@ -66,3 +66,11 @@ ANSWERS = {
         hint="both columns are in the table of the seed-0 split: subtract "
              "'AUK (raw)' from 'AUK (hull)' for each model.", atol=5e-4),
 }
+
+
+def hull_variant(seed):
+    """ch7-ex-hull (a) on the student's split."""
+    return _hull_raise(seed)
+
+
+VARIANTS = {"ch7-ex-hull": hull_variant}

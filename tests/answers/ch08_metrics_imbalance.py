@@ -31,14 +31,14 @@ def _t(r):
     return (k - 1) * ((tot - tot.mean()) ** 2).sum() / ss
 
 
-def _exact_p():
-    r = _ranks(TABLE)
+def _exact_p(table=TABLE):
+    r = _ranks(np.asarray(table, dtype=float))
     t_obs = _t(r)
     return float(np.mean([_t(a) >= t_obs - 1e-12 for a in _arrangements(r)]))
 
 
-def _null_variance():
-    r = _ranks(TABLE)
+def _null_variance(table=TABLE):
+    r = _ranks(np.asarray(table, dtype=float))
     d = [a[:, 0].mean() - a[:, 1].mean() for a in _arrangements(r)]
     return float(np.var(d))
 
@@ -97,3 +97,8 @@ ANSWERS = {
              "the best threshold is chosen on the test set here.",
         atol=5e-4),
 }
+
+
+# ch8-ex-friedman and ch8-ex-null on the student's table (one variant for both)
+VARIANTS = {"ch8-ex-friedman": lambda raw, down: _exact_p([raw, down]),
+            "ch8-ex-null": lambda raw, down: _null_variance([raw, down])}

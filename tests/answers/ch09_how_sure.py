@@ -45,3 +45,12 @@ ANSWERS = {
              "errors as if independent: the square root of the sum of squares.",
         atol=0.05),
 }
+
+
+def bc_variant(share_below, level):
+    """ch9-ex-bc with the student's share below the estimate and level."""
+    z0, z = norm.ppf(share_below), norm.ppf(1 - (1 - level) / 2)
+    return (float(norm.cdf(2 * z0 - z)), float(norm.cdf(2 * z0 + z)))
+
+
+VARIANTS = {"ch9-ex-bc": bc_variant}

@@ -7,8 +7,7 @@ from auklib import h_measure, kappa_from_confusion
 from . import Answer
 
 
-def _kappa_mcc():
-    tp, fn, fp, tn = 12, 8, 30, 150
+def _kappa_mcc(tp=12, fn=8, fp=30, tn=150):
     mcc = (tp * tn - fn * fp) / np.sqrt((tp + fn) * (fp + tn) * (tp + fp) * (fn + tn))
     return kappa_from_confusion(tp, fn, fp, tn), mcc
 
@@ -46,3 +45,6 @@ ANSWERS = {
              "AP equation and take the root of the quadratic in rho above 1/2.",
         atol=1e-3),
 }
+
+
+VARIANTS = {"ch10-ex-tables": _kappa_mcc}

@@ -32,3 +32,13 @@ ANSWERS = {
              "lowest one and divide by the totals of each class.",
         atol=1e-6),
 }
+
+
+def start_variant(ranges):
+    """ch11-ex-start with the student's three ranges (positives, negatives)."""
+    pos = [r[0] for r in ranges]
+    neg = [r[1] for r in ranges]
+    return sum(neg[:-1]) / sum(neg), sum(pos[:-1]) / sum(pos)
+
+
+VARIANTS = {"ch11-ex-start": start_variant}
