@@ -23,8 +23,8 @@ def _weights():
 
 
 def _rate_uniform():
-    pi1 = 0.07
-    return tuple(0.5 + (1 - pi1) * pi1 * (1 - 2 * auc) for auc in (0.80, 0.90))
+    p = 0.07
+    return tuple(0.5 + (1 - p) * p * (1 - 2 * auc) for auc in (0.80, 0.90))
 
 
 ANSWERS = {
@@ -36,15 +36,15 @@ ANSWERS = {
              "bins' frequencies with the overall share of rainy days.",
         atol=1e-5),
     "ch13-ex-weights": Answer(
-        form="the pair (p for q = 0.4, the output q above which p > 1/2)",
+        form="the pair (eta at q = 0.4, the output q* from which eta >= 1/2)",
         reference=_weights,
         hint="the weights multiply the odds by w1 / w0; divide the model's odds "
-             "by that factor, and ask when the population odds exceed 1.",
+             "by that factor, and ask when the population odds reach 1.",
         atol=1e-6),
     "ch13-ex-rate": Answer(
         form="the pair of expected losses (A, B)",
         reference=_rate_uniform,
-        hint="the rate-uniform loss is 1/2 + pi0 pi1 (1 - 2 AUC), with "
-             "pi0 = 1 - pi1.",
+        hint="the rate-uniform loss is 1/2 + p n (1 - 2 AUC), with "
+             "n = 1 - p.",
         atol=1e-6),
 }
