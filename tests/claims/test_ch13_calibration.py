@@ -129,6 +129,6 @@ def test_ch13_correction_keeps_the_auc_and_moves_the_threshold():
         kept = ~same
         if len(set(y[kept])) < 2:
             continue
-        a = cohen_kappa_score(y[kept], q[kept] > 0.5)
-        b = cohen_kappa_score(y[kept], corrected[kept] > beta / (1 + beta))
+        a = cohen_kappa_score(y[kept], q[kept] >= 0.5)  # at least the threshold
+        b = cohen_kappa_score(y[kept], corrected[kept] >= beta / (1 + beta))
         assert a == b

@@ -1,11 +1,13 @@
 """Chapter 13: the expected loss of four threshold choice methods, and the
 H-measure as a weighted area under the cost lines' lower envelope.
 
-Loss at cost c of the ROC point (f, t): Q(c) = 2 {c pi0 f + (1 - c) pi1 (1 - t)}.
-A case is called positive when its score is above the threshold.  The
-integrals over c are exact here (the loss is piecewise linear in c between
-the scores), except the optimal loss and the H-measure, integrated on a fine
-grid.
+Loss at the cost share gamma (c below) of the ROC point (f, t), with p the
+share of positives (pi1 below) and n = 1 - p (pi0 below):
+Q(gamma) = 2 {gamma n f + (1 - gamma) p (1 - t)}.
+A case is called positive when its score is at least the threshold, as
+everywhere in the book.  The integrals over gamma are exact here (the loss is
+piecewise linear in gamma between the scores), except the optimal loss and
+the H-measure, integrated on a fine grid.
 """
 
 import numpy as np
@@ -27,7 +29,7 @@ def _data(rng):
 
 
 def _rates(y, q, threshold):
-    called = q > threshold
+    called = q >= threshold
     return called[y == 0].mean(), called[y == 1].mean()
 
 
