@@ -105,6 +105,7 @@ def run_delong(reps=DELONG_REPS, seed=20261123, designs=DELONG_DESIGNS,
                 covers=float(np.mean(np.abs(d - true) <= z * s)),
                 sd_difference=float(np.std(d, ddof=1)),
                 rms_se=float(np.sqrt(np.mean(s**2))),
+                mean_se=float(np.mean(s)),
             ))
             print(out[-1], flush=True)
     return out

@@ -35,9 +35,9 @@ ANSWERS = {
     "ch12-ex-kappa": Answer(
         form="the standard error (a number)",
         reference=_kappa_se,
-        hint="cell shares are counts / 200; p_e is the sum over classes of the "
-             "row margin times the column margin; the whole bracket is divided "
-             "by N (1 - p_e)^4 before the square root.",
+        hint="cell shares are counts / 200; p_c (chance agreement) is the sum "
+             "over classes of the row margin times the column margin; the whole "
+             "bracket is divided by N (1 - p_c)^4 before the square root.",
         atol=1e-4),
     "ch12-ex-mcnemar": Answer(
         form="the two-sided P value (a number)",
