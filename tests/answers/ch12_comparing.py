@@ -62,6 +62,6 @@ ANSWERS = {
                            * math.sqrt(4 * 5 / (6 * 20))),
         hint="q_0.05 for k = 4 is the studentised range quantile for 4 groups "
              "(infinite degrees of freedom) divided by sqrt 2, about 2.569; "
-             "then multiply by sqrt(k (k + 1) / (6 N)).",
+             "then multiply by sqrt(k (k + 1) / (6 b)), b the number of data sets.",
         atol=1e-3),
 }
