@@ -5,7 +5,7 @@
 Parts (all by default): ``delong`` (size and power of DeLong's paired test),
 ``agreement`` (coverage of the kappa and MCC intervals), ``mcnemar`` (size of
 McNemar's tests), ``cv`` (size of the t-tests over cross-validation folds)
-and ``cd`` (several classifiers' AUKs on several data sets, for the
+and ``cd`` (several classifiers' AUKs on eleven separate data sets, for the
 critical-difference diagram).  Each part is stored under its name in
 ``chapters/data/sim_comparing.json``, which chapter 12 reads and re-checks on
 a small slice.  Every rate is stored with its number of replications (the
@@ -105,6 +105,7 @@ def run_delong(reps=DELONG_REPS, seed=20261123, designs=DELONG_DESIGNS,
                 covers=float(np.mean(np.abs(d - true) <= z * s)),
                 sd_difference=float(np.std(d, ddof=1)),
                 rms_se=float(np.sqrt(np.mean(s**2))),
+                mean_se=float(np.mean(s)),
             ))
             print(out[-1], flush=True)
     return out
@@ -316,25 +317,45 @@ def run_cv(reps=CV_REPS, seed=2003, designs=CV_DESIGNS):
 
 
 # ------------------------------------------------- critical-difference data
-def cd_tasks():
-    """Skewed binary tasks with weak features, from scikit-learn's bundled data.
+# Eleven separate data sets, so that the blocks of Friedman's test are
+# independent: four real ones bundled with scikit-learn (one task each) and
+# seven synthetic ones, each drawn with its own seed, skew and signal.
+CD_SYNTHETIC = [(0.1, 2), (0.1, 4), (0.2, 2), (0.2, 4), (0.3, 3), (0.05, 3),
+                (0.15, 5)]  # (positive share, informative features) of 6
 
-    Each digit against the other nine, on the four quadrant means of the
-    8x8 images (the features of the book's skewed-digits case study; about
-    10% positives each), and malignant against benign breast tumours on the
-    four weak features of the rank-reversal case study (37% positives).
+
+def cd_tasks():
+    """Eleven separate binary tasks with weak features, all offline.
+
+    Malignant against benign breast tumours on the four weak features of the
+    rank-reversal case study (37% positives); eights against the other digits
+    on the four quadrant means of the skewed-digits case study (10%); wine
+    cultivar 3 against the others on the first four measurements (27%);
+    virginica against the other irises on the two sepal measurements (33%);
+    and seven ``make_classification`` sets of 400 cases with their own seeds,
+    skews (5-30% positives) and numbers of informative features.
     """
-    from sklearn.datasets import load_breast_cancer, load_digits
+    from sklearn.datasets import (load_breast_cancer, load_digits, load_iris,
+                                  load_wine, make_classification)
 
     from aukbook.case_studies import CASE_STUDY_FEATURES
 
     tasks = []
-    X_all, digit = load_digits(return_X_y=True)
-    quadrants = X_all.reshape(-1, 2, 4, 2, 4).mean(axis=(2, 4)).reshape(-1, 4)
-    for d in range(10):
-        tasks.append((f"digit {d}", quadrants, (digit == d).astype(int)))
     Xb, yb = load_breast_cancer(return_X_y=True)
     tasks.append(("breast cancer", Xb[:, CASE_STUDY_FEATURES], (yb == 0).astype(int)))
+    X_all, digit = load_digits(return_X_y=True)
+    quadrants = X_all.reshape(-1, 2, 4, 2, 4).mean(axis=(2, 4)).reshape(-1, 4)
+    tasks.append(("digits (8 or not)", quadrants, (digit == 8).astype(int)))
+    Xw, yw = load_wine(return_X_y=True)
+    tasks.append(("wine (cultivar 3 or not)", Xw[:, :4], (yw == 2).astype(int)))
+    Xi, yi = load_iris(return_X_y=True)
+    tasks.append(("iris (virginica or not)", Xi[:, :2], (yi == 2).astype(int)))
+    for i, (share, informative) in enumerate(CD_SYNTHETIC):
+        X, y = make_classification(
+            n_samples=400, n_features=6, n_informative=informative,
+            n_redundant=0, weights=[1 - share], flip_y=0.05, class_sep=0.8,
+            random_state=100 + i)
+        tasks.append((f"synthetic {i + 1}", X, y))
     return tasks
 
 

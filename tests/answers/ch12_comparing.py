@@ -3,7 +3,8 @@
 import math
 
 import numpy as np
-from scipy.stats import binom, studentized_range
+from scipy.stats import binom, norm, studentized_range
+from scipy.stats import t as t_dist
 
 from auklib import delong_test, kappa_confidence_interval
 
@@ -35,9 +36,9 @@ ANSWERS = {
     "ch12-ex-kappa": Answer(
         form="the standard error (a number)",
         reference=_kappa_se,
-        hint="cell shares are counts / 200; p_e is the sum over classes of the "
-             "row margin times the column margin; the whole bracket is divided "
-             "by N (1 - p_e)^4 before the square root.",
+        hint="cell shares are counts / 200; p_c (chance agreement) is the sum "
+             "over classes of the row margin times the column margin; the whole "
+             "bracket is divided by N (1 - p_c)^4 before the square root.",
         atol=1e-4),
     "ch12-ex-mcnemar": Answer(
         form="the two-sided P value (a number)",
@@ -47,11 +48,13 @@ ANSWERS = {
              "smaller tail.",
         atol=1e-4),
     "ch12-ex-folds": Answer(
-        form="the ratio of standard errors (a number)",
-        reference=lambda: math.sqrt((1 / 15 + 100 / 200) / (1 / 15)),
-        hint="the naive variance of the mean is s^2 / J, the corrected one "
-             "s^2 (1/J + n_test/n_train); the ratio of standard errors is the "
-             "square root of the ratio of variances.",
+        form="the predicted rejection rate (a number)",
+        reference=lambda: 2 * norm.sf(t_dist.ppf(0.975, 99)
+                                      / math.sqrt((1 + 99 * 0.1) / (1 - 0.1))),
+        hint="with s^2 fixed at sigma^2 (1 - rho), t = mean / (s / sqrt r) is "
+             "normal with variance r Var(mean) / (sigma^2 (1 - rho)) = "
+             "(1 + (r - 1) rho) / (1 - rho); the test rejects when |t| exceeds "
+             "the 0.975 quantile of t with r - 1 = 99 degrees of freedom.",
         atol=1e-4),
     "ch12-ex-cd": Answer(
         form="the critical difference (a number)",
@@ -59,6 +62,6 @@ ANSWERS = {
                            * math.sqrt(4 * 5 / (6 * 20))),
         hint="q_0.05 for k = 4 is the studentised range quantile for 4 groups "
              "(infinite degrees of freedom) divided by sqrt 2, about 2.569; "
-             "then multiply by sqrt(k (k + 1) / (6 N)).",
+             "then multiply by sqrt(k (k + 1) / (6 b)), b the number of data sets.",
         atol=1e-3),
 }
