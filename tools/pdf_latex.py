@@ -17,6 +17,14 @@
   exercise's solution (an admonition box) cannot float.
 * The monospace font is DejaVu Sans Mono (code outputs print symbols such as
   the check marks that FreeMono lacks).
+* References to exercises (course.md, rubrics.md, the chapters): the LaTeX
+  builder resolves every reference from the master document, so one to an
+  exercise on another page carries a ``refuri``, which sphinx-exercise leaves
+  alone; Sphinx then writes ``Exercise \\ref{doc:label}``, but the exercise
+  has only sphinx-exercise's label ``exercise:label`` (and its number is
+  text, not a counter), so every such reference printed "Exercise ??".  Each
+  exercise gets the label ``doc:label`` too, and each reference to it becomes
+  a plain link with the number Sphinx computed ("Exercise 1.1") as its text.
 """
 
 import re
@@ -103,6 +111,44 @@ class UnboxTables(SphinxPostTransform):
                 set_widths(table)
 
 
+class ExerciseReferences(SphinxPostTransform):
+    # after Sphinx resolves the references (10) and sphinx-exercise rewrites
+    # the ones that carry a refid (22)
+    default_priority = 23
+    builders = ("latex",)
+
+    def run(self, **kwargs):
+        from sphinx import addnodes
+        from sphinx_exercise.nodes import is_exercise_node
+
+        registry = getattr(self.env, "sphinx_exercise_registry", None)
+        if not registry:
+            return
+        # Sphinx's name for each exercise, the target of plain links to it (the
+        # solutions' titles); it stays when UnboxTables below drops the
+        # exercise's box, and with it sphinx-exercise's label
+        for node in list(self.document.findall(is_exercise_node)):
+            label = node.get("label")
+            docname = registry.get(label, {}).get("docname")
+            if label and docname:
+                name = f"{docname}:{label}"
+                text = "\\phantomsection\\label{\\detokenize{%s}}\n" % name
+                node.parent.insert(node.parent.index(node),
+                                   nodes.raw("", text, format="latex"))
+        # "Exercise \ref{...}" would print the section's number: a plain link
+        # to that label, its text the number Sphinx computed ("Exercise 8.1")
+        for node in list(self.document.findall(addnodes.number_reference)):
+            refuri = node.get("refuri", "")
+            if node.get("refid") or not refuri.startswith("%") or "#" not in refuri:
+                continue
+            target = registry.get(refuri.split("#", 1)[1], {}).get("node")
+            if target is None or not is_exercise_node(target):
+                continue
+            text = node.astext()
+            node.replace_self(nodes.reference(
+                "", "", nodes.inline(text, text), refuri=refuri, internal=True))
+
+
 FIRST_CHAPTER = "chapters/ch01_accuracy_kappa"
 BACK_MATTER = "chapters/bibliography"
 
@@ -159,4 +205,5 @@ def setup(app):
     app.add_post_transform(TaggedMath)
     app.add_post_transform(UnboxTables)
     app.add_post_transform(ChapterNumbers)
+    app.add_post_transform(ExerciseReferences)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
