@@ -69,6 +69,29 @@ def test_pdf_tag_leaves_the_split():
     assert out.count(r"\tag") == 1
 
 
+def test_pdf_log_warnings_broken_across_lines_are_found(tmp_path):
+    # TeX breaks its log at 79 characters, inside the word "undefined" here
+    log = tmp_path / "book.log"
+    lines = [
+        "LaTeX Warning: Hyper reference `exercise:ch12-ex-placements' "
+        "on page 26 undefin",
+        "ed on input line 2118.",
+        "",
+        "LaTeX Warning: Reference `chapters/ch04_auk:ch4-ex-crisp' "
+        "on page 26 undefined ",
+        "on input line 1870.",
+        "",
+        "LaTeX Warning: Hyper reference "
+        "`chapters/ch01_accuracy_kappa:ch1-ex-counts' on ",
+        "page 25 undefined on input line 1870.",
+    ]
+    assert [len(line) for line in lines[::3]] == [79, 79, 79]
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = check_pdf.log_problems(str(log))
+    assert len(found) == 3
+    assert all("undefined on input line" in w for w in found)
+
+
 PDF = os.path.join(ROOT, "_build", "pdf", "book.pdf")
 
 

@@ -7,7 +7,8 @@
   output with an image or a plotly figure, in a cell the book shows), counted
   with ``pdfimages -list`` (poppler-utils);
 * ``pdftotext`` finds no unresolved reference ("??") and no "[?]" citation;
-* the LaTeX log reports no undefined control sequence or reference.
+* the LaTeX log reports no undefined control sequence or reference (nor a
+  link to an undefined label, "Hyper reference ... undefined").
 """
 
 import glob
@@ -61,8 +62,12 @@ def log_problems(log):
     if not os.path.exists(log):
         return [f"no LaTeX log at {log}"]
     text = open(log, encoding="utf-8", errors="replace").read()
+    # TeX breaks the log's lines at 79 characters (a long label pushes the
+    # "undefined" of its warning onto the next line): join them again
+    text = re.sub(r"^(.{79})\n", r"\1", text, flags=re.M)
     return [m.group(0) for m in re.finditer(
-        r"Undefined control sequence[^\n]*|LaTeX Warning: (Reference|Citation)[^\n]*undefined[^\n]*",
+        r"Undefined control sequence[^\n]*"
+        r"|LaTeX Warning: (Reference|Hyper reference|Citation)[^\n]*undefined[^\n]*",
         text)]
 
 
