@@ -42,6 +42,8 @@ from ._validation import (
     _one_class_undefined,
     _warn_undefined,
 )
+from .kappa import _kappa_counts
+from .threshold_metrics import _mcc
 from .uncertainty import _MIN_CASES, _check_options, _placements
 
 __all__ = [
@@ -401,13 +403,50 @@ def _mcc_variance(cells, n):
         [1 / r1 + 1 / c1, 1 / r1 + 1 / c2, 1 / r2 + 1 / c1, 1 / r2 + 1 / c2]
     )
     g = dn / root - 0.5 * m * dlog
-    return float(np.sum(cells * g**2) / n), float(np.clip(m, -1.0, 1.0))
+    return float(np.sum(cells * g**2) / n)
 
 
 def _interval_inputs(y_true, y_pred, confidence_level, pos_label):
     confidence_level, _ = _check_options(confidence_level, 1)
     cells, n = _table(y_true, y_pred, pos_label)
     return cells, n, float(ndtri(0.5 + confidence_level / 2))
+
+
+def _kappa_interval(cells, n, z, method):
+    """Kappa's interval from cell shares; None when kappa is undefined.
+
+    Shared by :func:`kappa_confidence_interval` and the book's simulation
+    (tools/sim_comparing.py), which draws tables rather than labels.
+    """
+    tp, fn, fp, tn = cells
+    pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
+    if pe >= 1:
+        return None
+    kappa = float(_kappa_counts(tp, fn, fp, tn))  # the library's one kappa kernel
+    se = math.sqrt(_kappa_variance(cells, n))
+    if method == "fisher-z":
+        if abs(kappa) >= 1:
+            return AgreementInterval(kappa, kappa, kappa, se)
+        centre, half = math.atanh(kappa), z * se / (1 - kappa * kappa)
+        return AgreementInterval(
+            kappa, math.tanh(centre - half), math.tanh(centre + half), se
+        )
+    return AgreementInterval(
+        kappa, max(-1.0, kappa - z * se), min(1.0, kappa + z * se), se
+    )
+
+
+def _mcc_interval(cells, n, z):
+    """The MCC's interval (Fisher z scale) from cell shares; None when undefined."""
+    tp, fn, fp, tn = cells
+    if min(tp + fn, fp + tn, tp + fp, fn + tn) == 0:
+        return None
+    se = math.sqrt(_mcc_variance(cells, n))
+    m = float(_mcc(tp, fn, fp, tn))  # the MCC of metric_curve and the threshold metrics
+    if abs(m) >= 1:
+        return AgreementInterval(m, m, m, se)
+    centre, half = math.atanh(m), z * se / (1 - m * m)
+    return AgreementInterval(m, math.tanh(centre - half), math.tanh(centre + half), se)
 
 
 def kappa_confidence_interval(
@@ -483,27 +522,15 @@ def kappa_confidence_interval(
     """
     _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label)
-    tp, fn, fp, tn = cells
-    pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
-    if pe >= 1:
+    result = _kappa_interval(cells, n, z, method)
+    if result is None:
         _warn_undefined(
             "Truth and decisions hold a single class, so chance agreement is 1 "
             "and kappa is undefined; kappa_confidence_interval returns NaN."
         )
         nan = float("nan")
         return AgreementInterval(nan, nan, nan, nan)
-    kappa = float((tp + tn - pe) / (1 - pe))
-    se = math.sqrt(_kappa_variance(cells, n))
-    if method == "fisher-z":
-        if abs(kappa) >= 1:
-            return AgreementInterval(kappa, kappa, kappa, se)
-        centre, half = math.atanh(kappa), z * se / (1 - kappa * kappa)
-        return AgreementInterval(
-            kappa, math.tanh(centre - half), math.tanh(centre + half), se
-        )
-    return AgreementInterval(
-        kappa, max(-1.0, kappa - z * se), min(1.0, kappa + z * se), se
-    )
+    return result
 
 
 def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=None):
@@ -570,8 +597,8 @@ def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=
     0.5774 [0.3573, 0.7367] SE 0.0968
     """
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label)
-    tp, fn, fp, tn = cells
-    if min(tp + fn, fp + tn, tp + fp, fn + tn) == 0:
+    result = _mcc_interval(cells, n, z)
+    if result is None:
         _warn_undefined(
             "A margin of the confusion matrix is 0 (one class absent from the "
             "truth or the decisions), so the MCC is undefined; "
@@ -579,9 +606,4 @@ def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=
         )
         nan = float("nan")
         return AgreementInterval(nan, nan, nan, nan)
-    var, m = _mcc_variance(cells, n)
-    se = math.sqrt(var)
-    if abs(m) >= 1:
-        return AgreementInterval(m, m, m, se)
-    centre, half = math.atanh(m), z * se / (1 - m * m)
-    return AgreementInterval(m, math.tanh(centre - half), math.tanh(centre + half), se)
+    return result

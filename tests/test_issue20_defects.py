@@ -250,6 +250,8 @@ KAPPAS = {
     "auk_score-trapezoid": lambda: auk_score(Y, S, method="trapezoid"),
     "auk_from_roc-trapezoid": lambda: auk_from_roc([0, 0.2, 1], [0, 0.7, 1], 0.3,
                                                    method="trapezoid"),
+    "kappa_confidence_interval": lambda: auklib.kappa_confidence_interval(
+        [1] * 20 + [0] * 80, [1] * 15 + [0] * 15 + [1] * 10 + [0] * 60),
 }
 
 

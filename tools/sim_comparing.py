@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "chapters", "data", "sim_comparing.json")
 ALPHA = 0.05
 
-from auklib.compare import _kappa_variance, _mcc_variance  # noqa: E402
+from auklib.compare import _kappa_interval, _mcc_interval  # noqa: E402
 
 # ---------------------------------------------------------------- DeLong
 DELONG_DESIGNS = [(10, 90), (20, 180), (50, 450), (30, 30)]
@@ -133,25 +133,13 @@ def agreement_intervals(counts, z):
     """(kappa, low, high) Wald and Fisher-z, (mcc, low, high); None where undefined."""
     n = counts.sum()
     cells = counts / n
-    tp, fn, fp, tn = cells
-    kap = kap_z = mc = None
-    pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
-    if pe < 1:
-        k = (tp + tn - pe) / (1 - pe)
-        se = np.sqrt(_kappa_variance(cells, n))
-        kap = (k, max(-1.0, k - z * se), min(1.0, k + z * se))
-        if abs(k) < 1:
-            c, h = np.arctanh(k), z * se / (1 - k * k)
-            kap_z = (k, np.tanh(c - h), np.tanh(c + h))
-        else:
-            kap_z = (k, k, k)
-    if min(tp + fn, fp + tn, tp + fp, fn + tn) > 0:
-        var, m = _mcc_variance(cells, n)
-        if abs(m) < 1:
-            c, h = np.arctanh(m), z * np.sqrt(var) / (1 - m * m)
-            mc = (m, np.tanh(c - h), np.tanh(c + h))
-        else:
-            mc = (m, m, m)
+    # the library's own interval code, on the drawn table (no labels needed)
+    kap, kap_z, mc = (
+        None if r is None else tuple(r[:3])
+        for r in (_kappa_interval(cells, n, z, "wald"),
+                  _kappa_interval(cells, n, z, "fisher-z"),
+                  _mcc_interval(cells, n, z))
+    )
     return kap, kap_z, mc
 
 
