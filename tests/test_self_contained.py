@@ -8,8 +8,17 @@ use a name that only a hidden cell defines.
 Solutions are visible too (in dropdowns), but a student's notebook has none,
 so the code outside the solutions must not lean on them either.  Each
 solution cell therefore runs in a *copy* of the kernel's namespace: it sees
-everything above it, and nothing it defines reaches the cells below.  One
-run per chapter proves both halves.
+everything above it, and nothing it defines reaches the cells below.
+
+The same run also executes what the student notebook (tools/make_student.py)
+adds to the visible code, each piece in a namespace of its own so that the
+visible code still cannot lean on it: the hidden cells a student notebook
+keeps (with their asserts removed) see the visible names and the names the
+earlier kept hidden cells defined, as they do in the student notebook, and
+the self-check cells run in a throwaway copy.  So one run per chapter proves
+that the visible code runs on its own, that no solution leaks into the code
+after it, and that the student notebook's cells run (the visible cells see
+less here than in the student notebook, never more).
 
 Visible code also must not import private names (``_name``) from the
 libraries: a reader copies what the page shows.
@@ -21,11 +30,17 @@ import json
 import os
 import re
 
+import copy
+import sys
+
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from make_student import without_solutions, without_verification  # noqa: E402
+
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
 HIDDEN = {"remove-cell", "remove-input"}
 MARKER = re.compile(r"\{solution-(start|end)\}")
@@ -86,18 +101,96 @@ def test_visible_code_imports_no_private_names(path):
                         f"{os.path.basename(path)} imports from private {node.module}"
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=os.path.basename)
-def test_visible_code_runs_on_its_own(path):
-    cells = visible_cells(path)
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import matplotlib\nmatplotlib.use('Agg')")]
+# In the kernel: the namespace of the hidden cells a student notebook keeps,
+# and the runners of a hidden cell and of a throwaway cell.
+KERNEL_SETUP = """\
+import matplotlib
+matplotlib.use('Agg')
+__student_hidden = {}
+
+
+def __run_hidden(src):
+    ns = dict(globals())
+    ns.update(__student_hidden)
+    before = dict(ns)
+    exec(compile(get_ipython().transform_cell(src), '<hidden>', 'exec'), ns)
+    __student_hidden.update({k: v for k, v in ns.items()
+                             if k not in before or before[k] is not v})
+
+
+def __run_apart(src):
+    exec(compile(get_ipython().transform_cell(src), '<self-check>', 'exec'), dict(globals()))
+"""
+
+
+def student_additions(path):
+    """What the student notebook runs besides the visible code, by instructor cell.
+
+    ``{index of an instructor code cell: its student source}`` for the hidden
+    cells the student notebook keeps, and ``{index of the cell before it:
+    [sources]}`` for the self-check cells it adds.
+    """
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(nb.cells):
+        cell.metadata["aukbook_index"] = i
+    student = without_verification(without_solutions(copy.deepcopy(nb)))
+    hidden, checks, last = {}, {}, -1
+    for cell in student.cells:
+        i = cell.metadata.get("aukbook_index")
+        if i is None:
+            checks.setdefault(last, []).append(cell.source)
+            continue
+        last = i
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and tags & HIDDEN:
+            hidden[i] = cell.source
+    return nb, hidden, checks
+
+
+def page_run(path):
+    """The notebook of one chapter's combined run (see the module's docstring)."""
+    nb, hidden, checks = student_additions(path)
+    visible = iter(visible_cells(path))
+    cells = [nbformat.v4.new_code_cell(KERNEL_SETUP)]
     seen = set()
-    for src, sol in cells:
-        if sol:
-            nb.cells.append(nbformat.v4.new_code_cell(sandboxed(src, sol, sol not in seen)))
-            seen.add(sol)
-        else:
-            nb.cells.append(nbformat.v4.new_code_cell(src))
+    for i, cell in enumerate(nb.cells):
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and cell.source.strip():
+            if tags & HIDDEN:
+                if i in hidden:
+                    cells.append(nbformat.v4.new_code_cell(f"__run_hidden({hidden[i]!r})"))
+            else:
+                src, sol = next(visible)
+                assert src == cell.source
+                if sol:
+                    cells.append(nbformat.v4.new_code_cell(sandboxed(src, sol, sol not in seen)))
+                    seen.add(sol)
+                else:
+                    cells.append(nbformat.v4.new_code_cell(src))
+        for src in checks.get(i, []):
+            cells.append(nbformat.v4.new_code_cell(f"__run_apart({src!r})"))
+    assert next(visible, None) is None
+    run = nbformat.v4.new_notebook()
+    run.cells = cells
+    return run, hidden, checks
+
+
+def test_page_run_holds_the_student_additions():
+    # guards the combined run below against running nothing of the student's
+    kept = checks = 0
+    for path in CHAPTERS:
+        run, hidden, extra = page_run(path)
+        kept += len(hidden)
+        checks += sum(map(len, extra.values()))
+        sources = "\n".join(c.source for c in run.cells)
+        for src in hidden.values():
+            assert repr(src) in sources
+    assert kept >= 50 and checks >= 20
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=os.path.basename)
+def test_visible_code_and_student_notebook_run_on_their_own(path):
+    nb, _, _ = page_run(path)
     client = NotebookClient(nb, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": os.path.dirname(path)}})
     try:
@@ -106,5 +199,5 @@ def test_visible_code_runs_on_its_own(path):
         name = type(exc).__name__
         message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
         last = [line for line in message.splitlines() if line.strip()][-1]
-        pytest.fail(f"{os.path.basename(path)}: visible code fails on its own "
+        pytest.fail(f"{os.path.basename(path)}: visible code or student cells fail "
                     f"({name}): {last}", pytrace=False)

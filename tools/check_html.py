@@ -29,9 +29,10 @@ search page:
 * at 420 px wide (a phone) the page does not scroll sideways and no
   figure's title or readout is cut off.
 And once per book: _static/mathjax holds at most 3 MB.  Several books (the
-instructor and the student edition) are checked in one browser session; in
-the books after the first, colour contrast (two thirds of the audit's time)
-is audited on the first page only, every other rule on every page.
+instructor and the student edition) are checked in one run, their pages
+shared out among --jobs browsers; in the books after the first, colour
+contrast (two thirds of the audit's time) is audited on the first page
+only, every other rule on every page.
 Exits 1 with a list of failures.
 """
 
@@ -127,7 +128,7 @@ def audit(b, allow, axe_js=None, contrast=True):
     Returns (problems, violations): a problem for every critical, serious or
     moderate violation and for every minor one not in ``allow``.
     ``contrast=False`` skips the colour-contrast rule, two thirds of the
-    audit's time on a page full of math (see check_edition).  (preload is
+    audit's time on a page full of math (see page_report).  (preload is
     off: axe would fetch the stylesheets, which file:// forbids; only the
     orientation-lock rule reads them, and the book locks no orientation.)
     """
@@ -226,12 +227,17 @@ CUT_TEXT = """Array.from(document.querySelectorAll('.plotly-graph-div')).filter(
     return r.width > 0 && (r.left < w.left - 1 || r.right > w.right + 1); }); }).map(gd => gd.id)"""
 
 
-def check_narrow(b, path, shots):
-    """At a phone's width the page does not scroll sideways and no figure text is cut off."""
+def check_narrow(b, path, shots, redraw=0.6):
+    """At a phone's width the page does not scroll sideways and no figure text is cut off.
+
+    ``redraw``: seconds to let plotly redraw its responsive figures after the
+    resize (0 for a page without plotly: reading the layout forces it).
+    """
     problems = []
     width, height = b.width, b.height
     b.set_viewport(*NARROW)
-    b.pump(0.6)                      # plotly redraws responsive figures after a resize
+    if redraw:
+        b.pump(redraw)
     scroll = b.evaluate("document.documentElement.scrollWidth")
     if scroll > NARROW[0]:
         problems.append(f"at {NARROW[0]} px wide the page scrolls sideways ({scroll} px)")
@@ -307,7 +313,7 @@ def check_page(b, path, max_mb, shots, a11y=None):
         if has_plotly:
             found, stats["sliders"] = check_explorers(b)
             problems += found
-        problems += check_narrow(b, path, shots)
+        problems += check_narrow(b, path, shots, redraw=0.6 if has_plotly else 0)
     return problems, stats
 
 
@@ -336,50 +342,92 @@ def mathjax_size(html_dir):
     return total
 
 
-def check_edition(b, html_dir, args, a11y, summary, first_book=True, log=print):
-    """All checks of one built book (instructor or student edition); True if it failed."""
+def edition_pages(html_dir):
+    """The pages of one built book that are checked: every chapter page and the index."""
     pages = sorted(glob.glob(os.path.join(html_dir, "chapters", "**", "*.html"), recursive=True))
-    pages += [p for p in [os.path.join(html_dir, "genindex.html")] if os.path.isfile(p)]
-    if not pages:
-        log(f"check-html: no pages under {html_dir}/chapters; run `make book` first.")
-        return True
+    return pages + [p for p in [os.path.join(html_dir, "genindex.html")] if os.path.isfile(p)]
+
+
+def page_report(b, html_dir, page, k, args, a11y, summary, first_book):
+    """Check the k-th page of a book; return (failed, report lines)."""
     shots = args.screenshots and os.path.join(args.screenshots, os.path.basename(
         os.path.normpath(html_dir)))
-    if shots:
-        os.makedirs(shots, exist_ok=True)
-    log(f"== {html_dir}")
-    failed = False
-    for k, page in enumerate(pages):
-        # After the first book, colour contrast is audited on one page only: a
-        # later book (the student edition) has the same stylesheets and a
-        # subset of the same pages; what it adds (its announcement bar) is on
-        # every page.  The other rules run on every page of every book.
-        contrast = first_book or k == 0
-        page_a11y = a11y and dict(a11y, contrast=contrast)
-        problems, s = check_page(b, page, args.max_mb, shots, page_a11y)
-        status = "ok" if not problems else "FAIL"
-        log(f"{status:4s} {os.path.relpath(page, html_dir):38s} "
-              f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
-              f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
-              + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
-              + ("" if a11y is None or contrast else "  (contrast audited on the first page)"))
-        for p in problems:
-            log(f"     - {p}")
-        summary.add(html_dir, page, s.get("violations", []))
-        failed |= bool(problems)
+    # After the first book, colour contrast is audited on one page only: a
+    # later book (the student edition) has the same stylesheets and a subset
+    # of the same pages; what it adds (its announcement bar) is on every page.
+    # The other rules run on every page of every book.
+    contrast = first_book or k == 0
+    page_a11y = a11y and dict(a11y, contrast=contrast)
+    problems, s = check_page(b, page, args.max_mb, shots, page_a11y)
+    status = "ok" if not problems else "FAIL"
+    lines = [f"{status:4s} {os.path.relpath(page, html_dir):38s} "
+             f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
+             f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
+             + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
+             + ("" if a11y is None or contrast else "  (contrast audited on the first page)")]
+    lines += [f"     - {p}" for p in problems]
+    summary.add(html_dir, page, s.get("violations", []))
+    return bool(problems), lines
+
+
+def book_report(b, html_dir, a11y, summary, first_book):
+    """The checks made once per book: search, and the size of MathJax."""
     problems, n = check_search(b, html_dir)
     if a11y is not None:
         found, violations = audit(b, a11y["allow"], a11y.get("axe_js"), contrast=first_book)
         problems += found
         summary.add(html_dir, os.path.join(html_dir, "search.html"), violations)
-    log(f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results")
-    for p in problems:
-        log(f"     - {p}")
-    failed |= bool(problems)
+    lines = [f"{'ok' if not problems else 'FAIL':4s} search.html?q=kappa: {n} results"]
+    lines += [f"     - {p}" for p in problems]
     mj = mathjax_size(html_dir)
     ok = 0 < mj <= MATHJAX_MAX_MB * 1e6
-    log(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB (at most {MATHJAX_MAX_MB} MB)")
-    return failed or not ok
+    lines.append(f"{'ok' if ok else 'FAIL':4s} _static/mathjax: {mj / 1e6:.2f} MB "
+                 f"(at most {MATHJAX_MAX_MB} MB)")
+    return bool(problems) or not ok, lines
+
+
+def check_books(html_dirs, args, a11y, summary, browsers):
+    """Check every page of every book, the pages shared out among ``browsers``.
+
+    A page spends most of its time either computing in its browser or
+    waiting (for plotly to redraw, for late errors), so several browsers
+    working through one queue of pages keep the processors busy.  Returns
+    (failed, report lines per book, in page order).
+    """
+    tasks = []            # (book, slot, function of a browser)
+    for i, html_dir in enumerate(html_dirs):
+        pages = edition_pages(html_dir)
+        if not pages:
+            tasks.append((i, 0, lambda b, d=html_dir: (True, [
+                f"check-html: no pages under {d}/chapters; run `make book` first."])))
+            continue
+        if args.screenshots:
+            os.makedirs(os.path.join(args.screenshots, os.path.basename(
+                os.path.normpath(html_dir))), exist_ok=True)
+        for k, page in enumerate(pages):
+            tasks.append((i, k, lambda b, d=html_dir, p=page, k=k, f=i == 0:
+                          page_report(b, d, p, k, args, a11y, summary, f)))
+        tasks.append((i, len(pages), lambda b, d=html_dir, f=i == 0:
+                      book_report(b, d, a11y, summary, f)))
+    queue, lock, results = list(reversed(tasks)), threading.Lock(), {}
+
+    def work(b):
+        while True:
+            with lock:
+                if not queue:
+                    return
+                book, slot, job = queue.pop()
+            results[book, slot] = job(b)
+
+    with concurrent.futures.ThreadPoolExecutor(len(browsers)) as pool:
+        for done in [pool.submit(work, b) for b in browsers]:
+            done.result()
+    reports = [[f"== {d}"] for d in html_dirs]
+    failed = False
+    for (book, _slot), (bad, lines) in sorted(results.items()):
+        reports[book] += lines
+        failed |= bad
+    return failed, reports
 
 
 class Summary:
@@ -417,6 +465,8 @@ def main(argv=None):
                         help="write a screenshot of every page (and one at 420 px wide) here")
     parser.add_argument("--max-mb", type=float, default=2.5,
                         help="largest HTML+JS+CSS of a page without a plotly figure")
+    parser.add_argument("--jobs", type=int, default=3,
+                        help="browsers working side by side through the pages (default 3)")
     parser.add_argument("--no-a11y", action="store_true",
                         help="skip the accessibility audit (axe-core, keyboard, 420 px)")
     args = parser.parse_args(argv)
@@ -427,24 +477,11 @@ def main(argv=None):
     try:
         a11y = None if args.no_a11y else {"allow": load_allow(), "axe_js": axe_source()}
         summary = Summary(a11y["allow"] if a11y else {})
-        # one browser per edition, the editions side by side (each waits mostly
-        # on its own Chromium); each edition's report is printed when it is done
-        # (the browsers are started one after the other, in this thread)
-        def one(b, k, html_dir):
-            lines = []
-            bad = check_edition(b, html_dir, args, a11y, summary,
-                                first_book=k == 0, log=lines.append)
-            return bad, lines
-
         with contextlib.ExitStack() as stack:
-            browsers = [stack.enter_context(Browser()) for _ in args.html_dirs]
-            with concurrent.futures.ThreadPoolExecutor(len(browsers)) as pool:
-                jobs = [pool.submit(one, b, k, d)
-                        for k, (b, d) in enumerate(zip(browsers, args.html_dirs))]
-                for job in jobs:
-                    bad, lines = job.result()
-                    print("\n".join(lines), flush=True)
-                    failed |= bad
+            browsers = [stack.enter_context(Browser()) for _ in range(max(1, args.jobs))]
+            failed, reports = check_books(args.html_dirs, args, a11y, summary, browsers)
+        for lines in reports:
+            print("\n".join(lines), flush=True)
     except BrowserError as exc:
         print(f"check-html: {exc}")
         return 1

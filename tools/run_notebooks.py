@@ -4,6 +4,8 @@
 
 Run from the repository root (the kernel starts there, as nbval's does).
 A failing cell stops with the error; nothing is written for that notebook.
+The tables a page keeps in chapters/data through aukbook.stored are
+recomputed in full (AUKBOOK_RECOMPUTE=1; set it to 0 to keep them).
 """
 
 import os
@@ -15,6 +17,7 @@ from nbclient import NotebookClient
 
 
 def main(paths):
+    os.environ.setdefault("AUKBOOK_RECOMPUTE", "1")     # the kernels inherit it
     env_root = os.getcwd()
     for path in paths:
         t0 = time.perf_counter()
