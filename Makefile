@@ -72,7 +72,7 @@ test: test-lib test-notebooks book check-editions
 
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \
-		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist load --durations=15 tests auklib bookkit/aukbook
+		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal --durations=15 tests auklib bookkit/aukbook
 
 test-notebooks: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \

@@ -276,7 +276,7 @@ def test_keyboard_check_fails_without_the_controls(browser, tmp_path):
     from check_html import check_explorers
     fig = roc_kappa_explorer([0.5, 0.1], n_points=21)
     browser.visit(explorer_page(tmp_path, "plain.html", fig, script=False))
-    problems, tested = check_explorers(browser)
+    problems, tested = check_explorers(browser, ready_timeout=2)   # they never come
     assert tested == 0 and any("no keyboard controls" in p for p in problems)
     browser.visit(explorer_page(tmp_path, "nodesc.html", fig, alt=None))
     problems, tested = check_explorers(browser)

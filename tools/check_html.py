@@ -31,8 +31,8 @@ search page:
 And once per book: _static/mathjax holds at most 3 MB.  Several books (the
 instructor and the student edition) are checked in one run, their pages
 shared out among --jobs browsers; in the books after the first, colour
-contrast (two thirds of the audit's time) is audited on the first page
-only, every other rule on every page.
+contrast (two thirds of the audit's time) and the 420 px layout are
+checked on the first page only, every other rule and check on every page.
 Exits 1 with a list of failures.
 """
 
@@ -164,7 +164,7 @@ SLIDER_STATE = """(() => {
           active: gd.layout.sliders[%(i)d].active}; })()"""
 
 
-def check_explorers(b):
+def check_explorers(b, ready_timeout=10):
     """Every slider of every plotly explorer works from the keyboard.
 
     For each slider: Tab from the element before it lands on it; an arrow key
@@ -174,7 +174,7 @@ def check_explorers(b):
     controls from assistive technology).  Returns (problems, sliders tested).
     """
     problems, tested = [], 0
-    if not b.visit_wait(EXPLORERS_READY, timeout=10):
+    if not b.visit_wait(EXPLORERS_READY, timeout=ready_timeout):
         return ["the explorers got no keyboard controls (aukbook-explorers.js)"], 0
     for fig, n_sliders, desc_len, in_img in b.evaluate(FIGURES):
         if desc_len < 20:
@@ -313,7 +313,8 @@ def check_page(b, path, max_mb, shots, a11y=None):
         if has_plotly:
             found, stats["sliders"] = check_explorers(b)
             problems += found
-        problems += check_narrow(b, path, shots, redraw=0.6 if has_plotly else 0)
+        if a11y.get("narrow", True):
+            problems += check_narrow(b, path, shots, redraw=0.6 if has_plotly else 0)
     return problems, stats
 
 
@@ -352,19 +353,21 @@ def page_report(b, html_dir, page, k, args, a11y, summary, first_book):
     """Check the k-th page of a book; return (failed, report lines)."""
     shots = args.screenshots and os.path.join(args.screenshots, os.path.basename(
         os.path.normpath(html_dir)))
-    # After the first book, colour contrast is audited on one page only: a
-    # later book (the student edition) has the same stylesheets and a subset
-    # of the same pages; what it adds (its announcement bar) is on every page.
-    # The other rules run on every page of every book.
+    # After the first book, colour contrast and the 420 px layout are checked
+    # on one page only: a later book (the student edition) has the same
+    # stylesheets and the same pages less their solutions; what it adds (its
+    # announcement bar) is on every page.  The other rules and checks run on
+    # every page of every book.
     contrast = first_book or k == 0
-    page_a11y = a11y and dict(a11y, contrast=contrast)
+    page_a11y = a11y and dict(a11y, contrast=contrast, narrow=contrast)
     problems, s = check_page(b, page, args.max_mb, shots, page_a11y)
     status = "ok" if not problems else "FAIL"
     lines = [f"{status:4s} {os.path.relpath(page, html_dir):38s} "
              f"{s['core_mb']:5.2f} MB (all {s['all_mb']:5.2f})  math: {s['math']:4d}  "
              f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
              + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
-             + ("" if a11y is None or contrast else "  (contrast audited on the first page)")]
+             + ("" if a11y is None or contrast
+                else "  (contrast and 420 px checked on the first page)")]
     lines += [f"     - {p}" for p in problems]
     summary.add(html_dir, page, s.get("violations", []))
     return bool(problems), lines
