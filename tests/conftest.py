@@ -8,6 +8,18 @@ import matplotlib
 matplotlib.use("Agg")
 
 
+def tool(name):
+    """A fresh module from the script tools/<name>.py (tools/ is not a package)."""
+    import importlib.util
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(root, "tools", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 # --- the student edition, built once per test run --------------------------------
 # tests/test_student.py, tests/test_student_html.py and tests/test_rubrics.py all
 # look at the student edition (notebooks, zip and HTML book).  Building it takes

@@ -9,7 +9,6 @@ three standard errors (and a slice of the stored simulation of
 ``tools/sim_auk_analytic.py`` re-run).
 """
 
-import importlib.util
 import json
 import math
 import warnings
@@ -26,6 +25,8 @@ from auklib import (
     auk_score,
 )
 from auklib.auk_variance import _Influence
+
+from conftest import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -203,12 +204,7 @@ def test_bad_method_and_single_class():
 
 
 def _sim_module():
-    spec = importlib.util.spec_from_file_location(
-        "sim_auk_analytic", ROOT / "tools" / "sim_auk_analytic.py"
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return tool("sim_auk_analytic")
 
 
 @pytest.mark.parametrize(

@@ -349,10 +349,15 @@ def edition_pages(html_dir):
     return pages + [p for p in [os.path.join(html_dir, "genindex.html")] if os.path.isfile(p)]
 
 
+def shots_dir(args, html_dir):
+    """Where a book's screenshots go (None without --screenshots)."""
+    return args.screenshots and os.path.join(args.screenshots, os.path.basename(
+        os.path.normpath(html_dir)))
+
+
 def page_report(b, html_dir, page, k, args, a11y, summary, first_book):
     """Check the k-th page of a book; return (failed, report lines)."""
-    shots = args.screenshots and os.path.join(args.screenshots, os.path.basename(
-        os.path.normpath(html_dir)))
+    shots = shots_dir(args, html_dir)
     # After the first book, colour contrast and the 420 px layout are checked
     # on one page only: a later book (the student edition) has the same
     # stylesheets and the same pages less their solutions; what it adds (its
@@ -405,8 +410,7 @@ def check_books(html_dirs, args, a11y, summary, browsers):
                 f"check-html: no pages under {d}/chapters; run `make book` first."])))
             continue
         if args.screenshots:
-            os.makedirs(os.path.join(args.screenshots, os.path.basename(
-                os.path.normpath(html_dir))), exist_ok=True)
+            os.makedirs(shots_dir(args, html_dir), exist_ok=True)
         for k, page in enumerate(pages):
             tasks.append((i, k, lambda b, d=html_dir, p=page, k=k, f=i == 0:
                           page_report(b, d, p, k, args, a11y, summary, f)))

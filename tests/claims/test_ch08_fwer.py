@@ -5,16 +5,15 @@ fresh slice (other seed) must agree with it within Monte Carlo error, and the
 stored rates must have standard errors of at most 0.005.
 """
 
-import importlib.util
 import json
 import pathlib
 
 import numpy as np
 
+from conftest import tool
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("sim_ch08_fwer", ROOT / "tools/sim_ch08_fwer.py")
-sim = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sim)
+sim = tool("sim_ch08_fwer")
 STORED = json.loads((ROOT / "chapters/data/ch08_fwer.json").read_text())
 
 

@@ -12,6 +12,8 @@ from scipy.stats import norm
 
 from auklib import auc_confidence_interval, auk_compare
 
+from conftest import tool
+
 
 def _random_test_set(rng, max_cases=80):
     m, n = rng.integers(1, max_cases, size=2)
@@ -116,15 +118,10 @@ def test_ch09_bc_levels_both_move_up_when_more_than_half_lie_below():
 
 
 def _sim_module():
-    import importlib.util
     import os
 
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    spec = importlib.util.spec_from_file_location(
-        "sim_intervals", os.path.join(root, "tools", "sim_intervals.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod, root
+    return tool("sim_intervals"), root
 
 
 def test_ch09_posthoc_controls_its_level_under_the_complete_null_only():

@@ -1,6 +1,5 @@
 """Chapter 12 (comparing classifiers honestly): the general statements it makes."""
 
-import importlib.util
 import json
 import math
 import os
@@ -18,15 +17,13 @@ from auklib import (
     mcnemar_test,
 )
 
+from conftest import tool
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _sim_module():
-    spec = importlib.util.spec_from_file_location(
-        "sim_comparing", os.path.join(ROOT, "tools", "sim_comparing.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return tool("sim_comparing")
 
 
 def _random_case(rng):

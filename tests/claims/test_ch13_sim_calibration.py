@@ -3,23 +3,20 @@
 agrees with a re-run of its first replications, and its summaries say what
 the chapter says they say."""
 
-import importlib.util
 import json
 import os
 
 import numpy as np
 import pytest
 
+from conftest import tool
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = os.path.join(ROOT, "chapters", "data", "sim_calibration.json")
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location(
-        "sim_calibration", os.path.join(ROOT, "tools", "sim_calibration.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return tool("sim_calibration")
 
 
 @pytest.fixture(scope="module")

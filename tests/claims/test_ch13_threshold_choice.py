@@ -33,6 +33,14 @@ def _rates(y, q, threshold):
     return called[y == 0].mean(), called[y == 1].mean()
 
 
+def _lower_envelope(y, q, c):
+    """min over the ROC points of gamma n f + (1 - gamma) p (1 - t), per gamma in c
+    (half the optimal loss Q)."""
+    pi1 = y.mean()
+    f, t, _ = roc_curve(y, q, drop_intermediate=False)
+    return (c[:, None] * (1 - pi1) * f + (1 - c[:, None]) * pi1 * (1 - t)).min(axis=1)
+
+
 def _piecewise_integral(y, q, integrand):
     """Exact integral over [0, 1] of integrand(c, f(c), t(c)) when it is
     linear in c between consecutive distinct scores (f, t constant there)."""
@@ -75,12 +83,7 @@ def test_ch13_optimal_loss_is_the_brier_score_after_the_isotonic_map():
         y, q = _data(rng)
         if len(set(y)) < 2:
             continue
-        pi1 = y.mean()
-        pi0 = 1 - pi1
-        f, t, _ = roc_curve(y, q, drop_intermediate=False)
-        cc = c[:, None]
-        l_opt = (2 * (cc * pi0 * f + (1 - cc) * pi1 * (1 - t))).min(axis=1)
-        optimal = np.trapezoid(l_opt, c)
+        optimal = np.trapezoid(2 * _lower_envelope(y, q, c), c)
         iso = IsotonicRegression(out_of_bounds="clip").fit_transform(q, y)
         assert abs(optimal - brier_score_loss(y, iso)) < 1e-8
 
@@ -111,8 +114,7 @@ def test_ch13_h_measure_is_the_beta_weighted_optimal_loss():
         sr = None if rng.uniform() < 0.5 else float(rng.uniform(0.05, 5))
         b = 1 + (pi0 / pi1 if sr is None else 1 / sr)
         u = beta_dist.pdf(c, 2, b)
-        f, t, _ = roc_curve(y, q, drop_intermediate=False)
-        l_opt = (c[:, None] * pi0 * f + (1 - c[:, None]) * pi1 * (1 - t)).min(axis=1)
+        l_opt = _lower_envelope(y, q, c)
         l_max = np.minimum(c * pi0, (1 - c) * pi1)
         h = 1 - np.trapezoid(l_opt * u, c) / np.trapezoid(l_max * u, c)
         assert abs(h - h_measure(y, q, severity_ratio=sr)) < 1e-6
