@@ -3,7 +3,8 @@
 The rule (developers' guide): the code a reader can see on a page -- visible
 and folded cells -- run in order in a fresh kernel with the ``remove-cell``
 and ``remove-input`` cells left out, raises no error.  So no visible cell may
-use a name that only a hidden cell defines.
+use a name that only a hidden cell defines.  (The run is a fresh IPython shell
+forked from a process that has imported the heavy packages: ``page_shell``.)
 
 Solutions are visible too (in dropdowns), but a student's notebook has none,
 so the code outside the solutions must not lean on them either.  Each
@@ -35,11 +36,11 @@ import sys
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from make_student import without_solutions, without_verification  # noqa: E402
+from page_shell import run_cells  # noqa: E402
 
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
 HIDDEN = {"remove-cell", "remove-input"}
@@ -191,13 +192,24 @@ def test_page_run_holds_the_student_additions():
 @pytest.mark.parametrize("path", CHAPTERS, ids=os.path.basename)
 def test_visible_code_and_student_notebook_run_on_their_own(path):
     nb, _, _ = page_run(path)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": os.path.dirname(path)}})
-    try:
-        client.execute()
-    except Exception as exc:  # nbclient's CellExecutionError carries the traceback
-        name = type(exc).__name__
-        message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
-        last = [line for line in message.splitlines() if line.strip()][-1]
+    failed = run_cells([cell.source for cell in nb.cells], os.path.dirname(path))
+    if failed:
+        k, name, printed = failed
+        last = [line for line in printed.splitlines() if line.strip()][-1:] or [""]
         pytest.fail(f"{os.path.basename(path)}: visible code or student cells fail "
-                    f"({name}): {last}", pytrace=False)
+                    f"(run cell {k}, {name}): {last[0]}\n{printed}", pytrace=False)
+
+
+def test_page_shell_reports_the_failing_cell_in_an_empty_namespace():
+    # the shell runs magics and display, starts with no names (numpy is
+    # preloaded in its server, not imported into the page's namespace), and
+    # reports the first failing cell, before or during execution
+    assert run_cells(["%time x = 1", "display(x)", "import numpy as np; np.ones(2)"],
+                     ROOT) is None
+    k, name, printed = run_cells(["x = 1", "np.ones(x)", "x = 2"], ROOT)
+    assert (k, name) == (1, "NameError") and "'np' is not defined" in printed
+    assert run_cells(["x = 1", "def f(:"], ROOT)[:2] == (1, "SyntaxError")
+    assert run_cells(["import os", "assert os.getcwd() == '/'"], "/") is None
+    assert run_cells(["import os; os._exit(3)"], ROOT)[1:] == (
+        "ChildProcessError", "the shell's process ended with exit code 3")
+    assert run_cells(["import time; time.sleep(5)"], ROOT, timeout=0.5)[1] == "TimeoutError"
