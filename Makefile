@@ -43,18 +43,20 @@ help:
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
 	@echo "                 (or DIR/<student id>.zip), autograde, grades.csv, feedback HTML"
 
-# Bytecode is written when a module is first imported, so only the modules
-# the book and the tests use are compiled (about a fifth of the venv).  pip
-# would compile all of them, on one core (a third of the set-up), so it is
-# told not to; this machine sets PYTHONDONTWRITEBYTECODE=1, which would make
-# every process compile its imports from source again, so make turns it off
-# for what it runs.
+# The packages are installed by uv (pinned below, installed with the venv's
+# own pip): it links them from its cache instead of unpacking every wheel
+# again, 3 s instead of pip's 16 s for the same pinned versions.  Bytecode is
+# written when a module is first imported, so only the modules the book and
+# the tests use are compiled; this machine sets PYTHONDONTWRITEBYTECODE=1,
+# which would make every process compile its imports from source again, so
+# make turns it off for what it runs.
+UV_VERSION := 0.13.9
 export PYTHONDONTWRITEBYTECODE :=
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --no-compile -r requirements.txt
-	$(BIN)/python -m pip install --quiet --no-compile --no-deps --no-build-isolation -e . -e bookkit
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
 $(NPM_STAMP): package.json package-lock.json

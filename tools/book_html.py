@@ -31,11 +31,16 @@ Loaded through ``sphinx.local_extensions`` in ``_config.yml``.  It
   data cells; the primary sidebar becomes a landmark, its expand/collapse
   toggles get a name;
   ``_static/a11y.css`` darkens links on tinted boxes and styles the controls;
+* resolves ``{numref}`` links faster: Sphinx 7.4 unpickles the whole
+  target page's doctree for every numbered reference, to read the target's
+  node type (171 references, 6 s of a 22 s build); the doctrees no longer
+  change once they are read, so each one is unpickled once per build;
 * registers the pybtex style ``authoryear``: the bibliography is sorted by
   author and year and labelled "Kaymak et al. 2012", matching the
   author-year citations in the text.
 """
 
+import functools
 import glob
 import importlib.util
 import os
@@ -291,7 +296,48 @@ def drop_fontawesome_js(app, exc):
         os.remove(path)
 
 
+_NUMREF_DOCTREES = {}     # docname -> doctree, for numref targets; one build
+
+
+def clear_numref_doctrees(app, env):
+    # env-updated: every page has been read; the doctrees are final from here
+    _NUMREF_DOCTREES.clear()
+
+
+def numref_with_cached_doctrees(resolve):
+    """Wrap StandardDomain._resolve_numref_xref to unpickle each target page once.
+
+    The resolver only reads the target node (its type and ids) from the
+    doctree it loads, so sharing one loaded copy changes nothing it returns.
+    """
+    if getattr(resolve, "aukbook_cached", False):
+        return resolve
+
+    @functools.wraps(resolve)
+    def wrapper(self, env, *args, **kwargs):
+        load = env.get_doctree
+
+        def get_doctree(docname):
+            if docname not in _NUMREF_DOCTREES:
+                _NUMREF_DOCTREES[docname] = load(docname)
+            return _NUMREF_DOCTREES[docname]
+
+        env.get_doctree = get_doctree
+        try:
+            return resolve(self, env, *args, **kwargs)
+        finally:
+            del env.get_doctree
+
+    wrapper.aukbook_cached = True
+    return wrapper
+
+
 def setup(app):
+    from sphinx.domains.std import StandardDomain
+
+    StandardDomain._resolve_numref_xref = numref_with_cached_doctrees(
+        StandardDomain._resolve_numref_xref)
+    app.connect("env-updated", clear_numref_doctrees)
     app.connect("builder-inited", copy_plotly)
     app.connect("config-inited", config_inited)
     app.connect("source-read", substitute_repository)
