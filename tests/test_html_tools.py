@@ -131,6 +131,16 @@ def test_checker_reports_console_errors(browser, tmp_path):
     logged = "<script>console.error('broken widget')</script>"
     problems, _ = check_page(browser, page(tmp_path, "log.html", body=logged), 2.5, None)
     assert any("broken widget" in p for p in problems)
+    # errors raised after the load event, by a timer or a web font that fails,
+    # arrive before the check stops listening
+    late = ("<script>addEventListener('load', () => setTimeout(() => {"
+            " throw new Error('late failure'); }, 0));</script>")
+    problems, _ = check_page(browser, page(tmp_path, "late.html", body=late), 2.5, None)
+    assert any("late failure" in p for p in problems), problems
+    font = ("<style>@font-face { font-family: Gone; src: url(gone.woff2); }"
+            " p { font-family: Gone; }</style><p>Text in a missing font.</p>")
+    problems, _ = check_page(browser, page(tmp_path, "font.html", body=font), 2.5, None)
+    assert any("gone.woff2" in p for p in problems), problems
 
 
 @needs_chromium

@@ -68,6 +68,11 @@ WAIT_MATH = """(() => {
   const timeout = new Promise(r => setTimeout(() => r('timeout'), 20000));
   return Promise.race([MathJax.startup.promise.then(() => 'done'), timeout]);
 })()"""
+# After the load event: the web fonts have loaded (or failed), two frames have
+# been drawn, and the timers the page's scripts set for right after that
+# have run; errors they raise arrive before this promise resolves.
+SETTLED = """document.fonts.ready.then(() => new Promise(r => requestAnimationFrame(
+  () => requestAnimationFrame(() => setTimeout(() => r(true), 50)))))"""
 PLOTS_DRAWN = ("Array.from(document.querySelectorAll('.plotly-graph-div'))"
                ".every(d => d.querySelector('.main-svg'))")
 
@@ -260,14 +265,14 @@ def check_page(b, path, max_mb, shots, a11y=None):
         problems.append(f"loads from the network: {m.group(0)[:120]}")
     has_math = 'class="math' in html or "\\(" in html or "\\[" in html
     has_plotly = 'class="plotly-graph-div"' in html
-    visit = b.visit("file://" + os.path.abspath(path), settle=0.2)
+    visit = b.visit("file://" + os.path.abspath(path), settle=0)
     if has_math:
         state = b.evaluate(WAIT_MATH, await_promise=True)
         if state != "done":
             problems.append(f"MathJax did not finish ({state})")
     if has_plotly:   # plotly.js is deferred: defined by the load event, or never
         b.visit_wait(f"typeof Plotly === 'undefined' || {PLOTS_DRAWN}", timeout=20)
-    b.pump(0.3)                       # late errors (fonts, deferred scripts)
+    b.evaluate(SETTLED, await_promise=True)   # late errors (fonts, timers)
     dom = b.evaluate("document.documentElement.outerHTML")
     stats = {"math": dom.count("<mjx-container"), "plots": dom.count('class="main-svg"')}
 
