@@ -83,6 +83,14 @@ test: test-lib
 	$(MAKE) --no-print-directory -j2 test-notebooks book
 	$(MAKE) --no-print-directory check-editions
 
+# Two pytest workers share the two cores, so every process computes on one
+# thread: OpenBLAS and OpenMP would start a thread per core in each worker and
+# each kernel, and the threads spin while they wait for a core (measured: 20
+# CPU-s of the library tests, 15 of nbval).  The stored outputs reproduce on
+# one thread too (chapters 7-10 set their own limit in their code).
+test-lib test-notebooks: export OPENBLAS_NUM_THREADS := 1
+test-lib test-notebooks: export OMP_NUM_THREADS := 1
+
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \
 		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal --durations=15 tests auklib bookkit/aukbook
