@@ -8,7 +8,7 @@ forked from a process that has imported the heavy packages: ``page_shell``.)
 
 Solutions are visible too (in dropdowns), but a student's notebook has none,
 so the code outside the solutions must not lean on them either.  Each
-solution cell therefore runs in a *copy* of the kernel's namespace: it sees
+solution cell therefore runs in a *copy* of the run's namespace: it sees
 everything above it, and nothing it defines reaches the cells below.
 
 The same run also executes what the student notebook (tools/make_student.py)
@@ -102,9 +102,9 @@ def test_visible_code_imports_no_private_names(path):
                         f"{os.path.basename(path)} imports from private {node.module}"
 
 
-# In the kernel: the namespace of the hidden cells a student notebook keeps,
+# In the shell: the namespace of the hidden cells a student notebook keeps,
 # and the runners of a hidden cell and of a throwaway cell.
-KERNEL_SETUP = """\
+SHELL_SETUP = """\
 import matplotlib
 matplotlib.use('Agg')
 __student_hidden = {}
@@ -152,7 +152,7 @@ def page_run(path):
     """The notebook of one chapter's combined run (see the module's docstring)."""
     nb, hidden, checks = student_additions(path)
     visible = iter(visible_cells(path))
-    cells = [nbformat.v4.new_code_cell(KERNEL_SETUP)]
+    cells = [nbformat.v4.new_code_cell(SHELL_SETUP)]
     seen = set()
     for i, cell in enumerate(nb.cells):
         tags = set(cell.metadata.get("tags", []))
