@@ -31,9 +31,12 @@ def _run(cells, cwd, conn):
     import io
 
     from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
 
     os.chdir(cwd)
-    shell = InteractiveShell.instance(colors="NoColor")
+    config = Config()
+    config.HistoryManager.enabled = False   # no shared history database to lock
+    shell = InteractiveShell.instance(config=config, colors="NoColor")
     for k, src in enumerate(cells):
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
