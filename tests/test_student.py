@@ -353,8 +353,9 @@ def test_convert_exercise_and_nested_fences(index):
     assert "Outer text." in out and ":" not in out.replace("Exercise 1.1", "")
 
 
-# That every student notebook's cells run is checked by the same kernel run
-# that checks each page's visible code (tests/test_self_contained.py), which
+# That every student notebook's cells run is checked by the same run (a fresh
+# IPython shell per chapter) that checks each page's visible code
+# (tests/test_self_contained.py), which
 # also runs the hidden cells and self-checks a student notebook adds;
 # `make check-student-install` runs the student notebooks themselves, in a
 # fresh environment made from the zip.

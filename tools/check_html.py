@@ -403,7 +403,7 @@ def check_books(html_dirs, args, a11y, summary, browsers):
     """Check every page of every book, the pages shared out among ``browsers``.
 
     A page spends most of its time either computing in its browser or
-    waiting (for plotly to redraw, for late errors), so several browsers
+    waiting (for plotly to redraw, for the page to settle), so several browsers
     working through one queue of pages keep the processors busy.  Returns
     (failed, report lines per book, in page order).
     """
