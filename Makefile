@@ -23,7 +23,7 @@ export OPENBLAS_CORETYPE ?= Haswell
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
 
-.PHONY: book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
+.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
 
 help:
 	@echo "make book        build the HTML book into _build/html"
@@ -59,27 +59,32 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
-$(NPM_STAMP): package.json package-lock.json
+# Debian's chromium (the page check) and npm (axe-core): installed as root
+# with apt-get, or make stops at once with the command to run (setup/).
+system:
+	@sh setup/system_packages.sh
+
+$(NPM_STAMP): package.json package-lock.json | system
 	npm ci --no-audit --no-fund
 	touch $(NPM_STAMP)
 
 book: $(STAMP)
-	$(BIN)/python tools/build_book.py
+	$(BIN)/python builders/build_book.py
 
 # The PDF edition: not part of `make test` (TeX is a large install and the
 # build takes a minute).  Run it before `make book` and the HTML pages link to
-# the PDF (tools/pdf_link.py).
+# the PDF (builders/pdf_link.py).
 pdf: $(STAMP)
-	command -v latexmk >/dev/null 2>&1 || sh tools/install_tex.sh
-	$(BIN)/python tools/build_pdf.py
-	$(BIN)/python tools/check_pdf.py
+	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
+	$(BIN)/python builders/build_pdf.py
+	$(BIN)/python checks/check_pdf.py
 
 # The student HTML edition is built (into _build/student-html) and searched
 # for solutions by tests/test_student_html.py (in test-lib); check-editions
 # then opens every page of both editions (three browsers share the pages).
 # The HTML build runs beside nbval, whose two workers leave gaps; the page
 # check needs both books, so it comes last.
-test: test-lib
+test: system test-lib
 	$(MAKE) --no-print-directory -j2 test-notebooks book
 	$(MAKE) --no-print-directory check-editions
 
@@ -100,27 +105,27 @@ test-notebooks: $(STAMP)
 		--nbval-current-env -o testpaths= $(NOTEBOOKS)
 
 # the student edition too when it has been built (make student)
-check-html: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/html $(wildcard _build/student-html)
+check-html: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/html $(wildcard _build/student-html)
 
-check-editions: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/html _build/student-html
+check-editions: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/html _build/student-html
 
-check-student: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/student-html
+check-student: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/student-html
 
 check-student-install: student
-	$(BIN)/python tools/check_student_install.py _build/student-notebooks.zip
+	$(BIN)/python checks/check_student_install.py _build/student-notebooks.zip
 
 notebooks: $(STAMP)
-	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
+	$(BIN)/python builders/run_notebooks.py $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(BIN)/python tools/make_student.py student --html _build/student-html
+	$(BIN)/python course/make_student.py student --html _build/student-html
 
 # Grading with nbgrader (chapters/course.md, "Grading"): the course lives in
 # COURSE; `make release` writes one chapter's assignment from the chapter
-# itself (tools/make_assignments.py) and nbgrader's release of it; `make grade`
+# itself (course/make_assignments.py) and nbgrader's release of it; `make grade`
 # collects a folder of submissions (nbgrader zip_collect), autogrades them,
 # writes the grade table COURSE/grades.csv and the feedback pages
 # COURSE/feedback/<student id>/<assignment>/*.html.
@@ -133,7 +138,7 @@ AUTOGRADE_FLAGS ?=
 NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
 assignments: $(STAMP)
-	$(BIN)/python tools/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
+	$(BIN)/python course/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
 
 release: assignments
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force

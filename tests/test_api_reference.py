@@ -1,7 +1,7 @@
 """The API reference: one page per name of auklib.__all__, built without a warning.
 
-tools/api_links.py writes the pages when Sphinx starts; the book's build
-(tools/build_book.py, -W -n) renders them.  This test builds the API pages
+builders/api_links.py writes the pages when Sphinx starts; the book's build
+(builders/build_book.py, -W -n) renders them.  This test builds the API pages
 alone (a few seconds), with the book's autodoc and napoleon settings from
 _config.yml, as strictly: every docstring must be valid reST, every
 cross-reference must resolve, and every public name must get its page, so
@@ -20,7 +20,6 @@ import yaml
 import auklib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import api_links  # noqa: E402
 
 sphinx = pytest.importorskip("sphinx")
@@ -37,7 +36,7 @@ def _book_settings():
 def test_the_book_loads_the_extension_and_lists_the_generated_pages():
     with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
-    assert config["sphinx"]["local_extensions"]["api_links"] == "tools/"
+    assert config["sphinx"]["local_extensions"]["api_links"] == "builders/"
     with open(os.path.join(ROOT, "_toc.yml"), encoding="utf-8") as fh:
         toc = yaml.safe_load(fh)
     api = [part for part in toc["parts"] if part["caption"] == "API reference"]
@@ -78,7 +77,7 @@ def built(tmp_path_factory):
     conf = {"extensions": ["myst_parser", "api_links"], "nitpicky": True,
             "exclude_patterns": ["_build"], **_book_settings()}
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {os.path.join(ROOT, 'tools')!r})\n"
+        f"import sys\nsys.path.insert(0, {os.path.join(ROOT, 'builders')!r})\n"
         + "\n".join(f"{k} = {v!r}" for k, v in conf.items()) + "\n", encoding="utf-8")
     out = src / "_build"
     warnings = []

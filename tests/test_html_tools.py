@@ -1,4 +1,4 @@
-"""The book's Sphinx extension (tools/book_html.py) and the HTML checker (tools/check_html.py).
+"""The book's Sphinx extension (builders/book_html.py) and the HTML checker (checks/check_html.py).
 
 The checker is tested on small hand-made pages, each with one fault it must
 report, in the same headless Chromium that `make check-html` uses.
@@ -13,7 +13,6 @@ import yaml
 from pybtex.database import Entry, Person
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import book_html  # noqa: E402
 from browser import chromium  # noqa: E402
 

@@ -16,7 +16,6 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 
 import build_pdf  # noqa: E402
 import check_pdf  # noqa: E402

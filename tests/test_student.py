@@ -18,7 +18,6 @@ from conftest import student_edition
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 from make_student import instructor_only  # noqa: E402
 from myst_markdown import BookIndex, convert  # noqa: E402
 

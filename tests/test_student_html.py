@@ -1,8 +1,8 @@
 """The HTML student edition: built from the chapters with every solution removed.
 
-Builds it once (tools/make_student.py --html, about 15 s; copied to
+Builds it once (course/make_student.py --html, about 15 s; copied to
 $AUKBOOK_STUDENT_HTML when set, as `make test` does, so that
-tools/check_html.py can then audit it) and looks through
+checks/check_html.py can then audit it) and looks through
 every file it wrote (pages, search index, downloadable sources) for the text
 and code of the instructor notebooks' solutions.
 """
@@ -62,7 +62,6 @@ def solution_snippets(path):
 def outside_solutions():
     """Every line of the chapters outside their solutions (a solution line that is also
     one of these, e.g. `rng = np.random.default_rng(1)`, proves nothing)."""
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
     import nbformat
     from make_student import without_solutions
 

@@ -1,9 +1,9 @@
 """Coverage of the AUC and AUK intervals and the level of the post-hoc test.
 
-    nice -n 10 python tools/sim_intervals.py auc      # ~1 min: AUC intervals
-    nice -n 10 python tools/sim_intervals.py auk      # bootstrap AUK intervals
-    nice -n 10 python tools/sim_intervals.py compare  # paired AUK test level
-    nice -n 10 python tools/sim_intervals.py posthoc  # aligned-ranks post-hoc
+    nice -n 10 python chapters/data/sim_intervals.py auc      # ~1 min: AUC intervals
+    nice -n 10 python chapters/data/sim_intervals.py auk      # bootstrap AUK intervals
+    nice -n 10 python chapters/data/sim_intervals.py compare  # paired AUK test level
+    nice -n 10 python chapters/data/sim_intervals.py posthoc  # aligned-ranks post-hoc
 
 Each part writes ``chapters/data/sim_<part>.json``, which chapter 9 reads
 and ``tests/test_sim_intervals.py`` re-checks on a small slice.  Every
@@ -25,7 +25,7 @@ import time
 import numpy as np
 from scipy.stats import norm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "chapters", "data")
 
 from auklib.uncertainty import _newcombe_variance, _score_limits  # noqa: E402

@@ -1,9 +1,9 @@
 """Open the built pages in headless Chromium, offline, and check what a reader gets.
 
-    python tools/check_html.py _build/html [_build/student-html ...] [--screenshots DIR]
+    python checks/check_html.py _build/html [_build/student-html ...] [--screenshots DIR]
                                [--max-mb 2.5] [--no-a11y]
 
-One Chromium, driven over the DevTools protocol on a pipe (tools/browser.py;
+One Chromium, driven over the DevTools protocol on a pipe (checks/browser.py;
 needs only Debian's `chromium` and the standard library), with every network
 request sent to a dead proxy.  For every page under chapters/, and for the
 search page:
@@ -18,11 +18,11 @@ search page:
 * where the page has math, MathJax has typeset it (<mjx-container>), with no
   MathJax error and no raw TeX delimiters left;
 * the search page finds pages for "kappa" from file:// with no error.
-* accessibility (WCAG 2.1 A and AA, tools/a11y_allow.txt): axe-core (from
+* accessibility (WCAG 2.1 A and AA, checks/a11y_allow.txt): axe-core (from
   npm, node_modules/axe-core, installed by the Makefile with `npm ci`) is
   injected into the page and run with the WCAG 2.1 A/AA rules and best
   practices; any critical, serious or moderate violation fails, and so
-  does a minor one unless tools/a11y_allow.txt keeps it with a reason;
+  does a minor one unless checks/a11y_allow.txt keeps it with a reason;
 * every slider of every plotly explorer is reached with Tab and moved with
   an arrow key, and its aria-live readout changes (check_explorers); every
   plotly figure has a text description and sits in no role="img";
@@ -53,7 +53,7 @@ from browser import Browser, BrowserError, chromium  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AXE_JS = os.path.join(ROOT, "node_modules", "axe-core", "axe.min.js")
-ALLOW_FILE = os.path.join(ROOT, "tools", "a11y_allow.txt")
+ALLOW_FILE = os.path.join(ROOT, "checks", "a11y_allow.txt")
 # WCAG 2.1 A and AA, plus axe's best practices
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 FAIL_IMPACTS = ("critical", "serious", "moderate")

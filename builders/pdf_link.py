@@ -1,6 +1,6 @@
 """Sphinx extension: link every HTML page to the PDF edition.
 
-`make pdf` writes _build/pdf/book.pdf (tools/build_pdf.py).  When that file
+`make pdf` writes _build/pdf/book.pdf (builders/build_pdf.py).  When that file
 exists at the time of the HTML build, this extension copies it to the HTML
 output as _static/book.pdf and puts a "PDF edition" link at the foot of every
 page's text; without it the pages carry no link, so no link is ever broken.

@@ -1,10 +1,10 @@
 """Build the HTML book and fail on any warning.
 
-    python tools/build_book.py [SOURCE_DIR]        (default: the repository)
+    python builders/build_book.py [SOURCE_DIR]        (default: the repository)
 
 jupyter-book's own exit status is not enough on its own: it is 0 when a
 notebook fails to execute, so this script also scans the log for warnings and
-errors and for notebooks stored with error outputs.  tools/make_student.py
+errors and for notebooks stored with error outputs.  course/make_student.py
 uses build() for the student edition.
 """
 

@@ -1,7 +1,7 @@
 """Write the hashed self-check files from the reference answers.
 
-    python tools/make_checks.py           # rewrite bookkit/aukbook/checks/*.json
-    python tools/make_checks.py --check   # exit 1 if any file is out of date
+    python course/make_checks.py           # rewrite bookkit/aukbook/checks/*.json
+    python course/make_checks.py --check   # exit 1 if any file is out of date
 
 Each module ``tests/answers/<chapter>.py`` holds ``ANSWERS``; the matching
 ``bookkit/aukbook/checks/<chapter>.json`` keeps each exercise's form, hint and

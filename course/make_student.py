@@ -1,6 +1,6 @@
 """Write the student edition: the chapters without solutions, for Jupyter and for the browser.
 
-    python tools/make_student.py [OUTDIR] [--html HTMLDIR]
+    python course/make_student.py [OUTDIR] [--html HTMLDIR]
 
 OUTDIR (default student/) receives the notebooks for stock Jupyter:
 
@@ -9,7 +9,7 @@ OUTDIR (default student/) receives the notebooks for stock Jupyter:
   cells tagged ``solution``;
 * every output and execution count is cleared;
 * the Markdown is plain Markdown: MyST-only syntax, which stock Jupyter shows
-  as raw text, is converted (tools/myst_markdown.py): exercise boxes become
+  as raw text, is converted (course/myst_markdown.py): exercise boxes become
   headed blocks, citations author-year text from references.bib, cross
   references text or links, admonitions block quotes, ``(label)=`` targets
   go; a figure's caption follows its code cell as text;
@@ -43,7 +43,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "course"))
 from myst_markdown import BookIndex, convert  # noqa: E402
 
 from aukbook.checks import CHECKS, describe  # noqa: E402
@@ -259,7 +259,7 @@ def runtime_requirements():
     return pins, lowest
 
 
-STUDENT_PAGES = os.path.join(ROOT, "tools", "student_edition")
+STUDENT_PAGES = os.path.join(ROOT, "course", "student_edition")
 # Pages for instructors only: left out of both student editions (and their _toc).
 INSTRUCTOR_ONLY = ("rubrics",)
 
@@ -287,7 +287,7 @@ def student_toc(toc):
 
 
 def student_page(path):
-    """The student edition's version of a page: tools/student_edition/<name> if there is one.
+    """The student edition's version of a page: course/student_edition/<name> if there is one.
 
     chapters/course.md is written for instructors (it says where the answers
     are); the student edition has its own course page instead.
@@ -433,9 +433,9 @@ def _build_html_edition(htmldir, notebooks_dir, archive):
     for folder in ("_static", "_templates"):
         if os.path.isdir(os.path.join(ROOT, folder)):
             shutil.copytree(os.path.join(ROOT, folder), os.path.join(stage, folder))
-    os.makedirs(os.path.join(stage, "tools"))
+    os.makedirs(os.path.join(stage, "builders"))
     for ext in ("book_html.py", "api_links.py", "pdf_link.py"):  # the local Sphinx extensions
-        shutil.copy(os.path.join(ROOT, "tools", ext), os.path.join(stage, "tools"))
+        shutil.copy(os.path.join(ROOT, "builders", ext), os.path.join(stage, "builders"))
     with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
     config["title"] += " (student edition)"
@@ -457,7 +457,7 @@ def _build_html_edition(htmldir, notebooks_dir, archive):
         else:
             shutil.copy(student_page(path), target)
 
-    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    sys.path.insert(0, os.path.join(ROOT, "builders"))
     from build_book import build
 
     # Keep the doctree cache but not old pages: a page left out of the edition

@@ -56,7 +56,7 @@ def page_text(name):
 
     directive, options = _directive(getattr(auklib, name))
     lines = [
-        f".. This page is written by tools/api_links.py from {MODULE}.__all__;",
+        f".. This page is written by builders/api_links.py from {MODULE}.__all__;",
         "   edits here are overwritten.",
         "",
         name,

@@ -1,13 +1,13 @@
 """Write the nbgrader course: one assignment per chapter, from the chapters themselves.
 
-    python tools/make_assignments.py [COURSE] [--chapters ch01 ch04 ...]
+    python course/make_assignments.py [COURSE] [--chapters ch01 ch04 ...]
 
 COURSE (default _build/grading) becomes an nbgrader course directory:
 ``nbgrader_config.py`` and ``source/<chNN>/<chapter>.ipynb``, the instructor's
 version of each assignment.  ``nbgrader generate_assignment`` turns a source
 into the students' release (``release/<chNN>/``), without solutions and hidden
 tests.  Each source notebook is the student notebook of ``make student``
-(tools/make_student.py: no solutions, no verification cells, plain Markdown)
+(course/make_student.py: no solutions, no verification cells, plain Markdown)
 with, added:
 
 * a first code cell ``STUDENT_ID = "..."`` for the student to fill in;
@@ -20,7 +20,7 @@ with, added:
   cell that prints the student's own numbers; the hidden test compares with
   the reference computed for the variant of the student being graded;
 * after each exercise that asks for a derivation or an interpretation
-  (tools/course_metrics.py, KIND), a Markdown answer cell graded by hand,
+  (course/course_metrics.py, KIND), a Markdown answer cell graded by hand,
   worth the points of its rubric in chapters/rubrics.md.
 
 The sources hold answers (in their hidden tests and solution regions):
@@ -37,7 +37,7 @@ import sys
 import nbformat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "course"))
 from course_metrics import KIND  # noqa: E402
 from make_student import (LABEL, plain_markdown_notebook, repository_url,  # noqa: E402
                           without_solutions, without_verification)
@@ -53,7 +53,7 @@ RUBRIC_HEAD = re.compile(r"^### (.+) — ([a-z ]+), (\d+(?:\.\d+)?) points\n\n"
 PLACEHOLDER_ID = "your-student-id"
 
 CONFIG = '''\
-# nbgrader configuration of the book's course (written by tools/make_assignments.py).
+# nbgrader configuration of the book's course (written by course/make_assignments.py).
 import os
 
 c = get_config()  # noqa: F821

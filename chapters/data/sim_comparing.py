@@ -1,6 +1,6 @@
 """Levels, power and coverage of the comparisons of chapter 12.
 
-    OMP_NUM_THREADS=1 nice -n 10 python tools/sim_comparing.py [part ...]
+    OMP_NUM_THREADS=1 nice -n 10 python chapters/data/sim_comparing.py [part ...]
 
 Parts (all by default): ``delong`` (size and power of DeLong's paired test),
 ``agreement`` (coverage of the kappa and MCC intervals), ``mcnemar`` (size of
@@ -26,7 +26,7 @@ import numpy as np
 from scipy.special import ndtr
 from scipy.stats import binom, chi2, norm, t as t_dist
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "chapters", "data", "sim_comparing.json")
 ALPHA = 0.05
 

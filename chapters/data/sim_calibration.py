@@ -1,6 +1,6 @@
 """Does the prior-shift correction restore calibration?  A simulation.
 
-    OMP_NUM_THREADS=1 nice -n 10 python tools/sim_calibration.py   # ~3 min
+    OMP_NUM_THREADS=1 nice -n 10 python chapters/data/sim_calibration.py   # ~3 min
 
 Writes ``chapters/data/sim_calibration.json``, which chapter 13 reads and
 ``tests/claims/test_ch13_sim_calibration.py`` re-checks on its first
@@ -43,7 +43,7 @@ from scipy.optimize import brentq
 from scipy.special import expit
 from sklearn.linear_model import LogisticRegression
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "chapters", "data", "sim_calibration.json")
 
 SETTINGS = {"well specified": 0.0, "misspecified": 0.6}

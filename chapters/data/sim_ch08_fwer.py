@@ -9,7 +9,7 @@ chapter reads; ``tests/claims/test_ch08_fwer.py`` re-runs a small slice.
 
 Run (about ten minutes on one core)::
 
-    nice -n 10 .venv/bin/python tools/sim_ch08_fwer.py
+    nice -n 10 .venv/bin/python chapters/data/sim_ch08_fwer.py
 """
 
 import json
@@ -24,7 +24,7 @@ from auklib import aligned_ranks_posthoc
 DESIGNS = [(3, 6), (10, 5), (30, 4)]
 REPS = 10_000
 SEED = 0
-OUT = pathlib.Path(__file__).resolve().parents[1] / "chapters/data/ch08_fwer.json"
+OUT = pathlib.Path(__file__).resolve().parent / "ch08_fwer.json"
 METHODS = ["García et al.", "Dunn form", "exact variance", "permutation"]
 
 

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Install the Debian packages `make pdf` needs (run as root): latexmk, xelatex
 # with the LaTeX packages Sphinx's LaTeX builder uses, the fonts, and
-# poppler-utils (pdftotext, pdfimages, pdftoppm for tools/check_pdf.py).
+# poppler-utils (pdftotext, pdfimages, pdftoppm for checks/check_pdf.py).
 # About 420 MB; not part of `make test` or .ci/run.
 set -e
 if [ "$(id -u)" != 0 ]; then
-    echo "tools/install_tex.sh: run as root (sudo sh tools/install_tex.sh)" >&2
+    echo "builders/install_tex.sh: run as root (sudo sh builders/install_tex.sh)" >&2
     exit 1
 fi
 apt-get update

@@ -1,6 +1,6 @@
-"""Check the PDF edition built by tools/build_pdf.py.
+"""Check the PDF edition built by builders/build_pdf.py.
 
-    python tools/check_pdf.py [PDF]         (default: _build/pdf/book.pdf)
+    python checks/check_pdf.py [PDF]         (default: _build/pdf/book.pdf)
 
 * its page count is in a sane range;
 * it holds at least as many images as the chapters have figures (every

@@ -1,6 +1,6 @@
 """Install the student zip in a fresh virtual environment and run every notebook.
 
-    python tools/check_student_install.py [_build/student-notebooks.zip]
+    python checks/check_student_install.py [_build/student-notebooks.zip]
 
 What a student does, from the zip's own files plus the package registry and
 nothing of the book's repository: unpack, ``python -m venv``, ``pip install

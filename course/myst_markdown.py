@@ -1,6 +1,6 @@
 """Turn the book's MyST Markdown into plain Markdown that stock Jupyter renders.
 
-Used by tools/make_student.py for the student notebooks.  What changes:
+Used by course/make_student.py for the student notebooks.  What changes:
 
 * directives (```` ```{name} ```` and ``:::{name}`` fences):
   ``exercise`` becomes a heading "Exercise 3.2 (title)" followed by its text;

@@ -1,12 +1,12 @@
 """Measure what a chapter asks of a student: reading, exercises, run time.
 
-    python tools/course_metrics.py [--student DIR] [--no-run]
+    python course/course_metrics.py [--student DIR] [--no-run]
 
 Writes chapters/data/course_metrics.json with, per chapter:
 
 * ``words``: the words of prose a student reads, counted in the instructor
   notebook's Markdown cells with the solutions removed (the same function
-  that writes the student edition, tools/make_student.py) plus the figure
+  that writes the student edition, course/make_student.py) plus the figure
   captions (``caption`` in a code cell's ``mystnb.figure`` metadata). Words are
   whitespace-separated tokens after code blocks, display mathematics, MyST
   directive fences and option lines, HTML comments and link targets are
@@ -46,7 +46,7 @@ import psutil
 from nbclient import NotebookClient
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "course"))
 from make_student import LABEL, without_solutions  # noqa: E402
 
 OUT = os.path.join(ROOT, "chapters", "data", "course_metrics.json")

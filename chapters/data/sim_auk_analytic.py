@@ -1,7 +1,7 @@
 """Coverage of the AUK's analytic interval and size of its paired test, by simulation.
 
-    nice -n 10 python tools/sim_auk_analytic.py              # writes chapters/data/
-    nice -n 10 python tools/sim_auk_analytic.py --bootstrap  # also the bootstrap
+    nice -n 10 python chapters/data/sim_auk_analytic.py              # writes chapters/data/
+    nice -n 10 python chapters/data/sim_auk_analytic.py --bootstrap  # also the bootstrap
 
 For each setting, ``reps`` test sets are drawn from a population whose AUK is
 known (from the population itself: numerical integration along a fine
@@ -35,7 +35,7 @@ from scipy.stats import norm
 
 from auklib import auk_compare, auk_confidence_interval, auk_from_roc
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "chapters" / "data" / "auk_analytic_coverage.json"
 LEVEL = 0.95
 

@@ -1,10 +1,10 @@
 """Build the whole book as one PDF: _build/pdf/book.pdf.
 
-    python tools/build_pdf.py
+    python builders/build_pdf.py
 
 Sphinx's LaTeX builder (through ``jupyter-book build --builder pdflatex``,
 engine and options under ``latex:`` in _config.yml) and latexmk from the TeX
-distribution (tools/install_tex.sh installs Debian's packages).
+distribution (builders/install_tex.sh installs Debian's packages).
 
 The chapters' plotly figures are HTML, which LaTeX cannot show.  The build
 works on a copy of the book in _build/pdf-src (the chapter notebooks are
@@ -14,7 +14,7 @@ no static image gets an ``image/png`` drawn with matplotlib from that JSON
 and the LaTeX builder takes the PNG.
 
 The PDF is also copied to _build/html/_static/book.pdf when the HTML book
-exists (tools/pdf_link.py links every HTML page to it).  tools/check_pdf.py
+exists (builders/pdf_link.py links every HTML page to it).  checks/check_pdf.py
 then checks it.
 """
 
@@ -35,7 +35,7 @@ STAGE = os.path.join(ROOT, "_build", "pdf-src")
 OUT = os.path.join(ROOT, "_build", "pdf")
 PLOTLY = "application/vnd.plotly.v1+json"
 # what the staging copy needs to build the book
-COPY = ["_config.yml", "_toc.yml", "references.bib", "chapters", "tools"]
+COPY = ["_config.yml", "_toc.yml", "references.bib", "chapters", "builders"]
 
 
 def decode(node):
@@ -98,11 +98,11 @@ def stage():
                             ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
         else:
             shutil.copy2(src, os.path.join(STAGE, name))
-    # the LaTeX-only extension (tools/pdf_latex.py) joins the staged config
+    # the LaTeX-only extension (builders/pdf_latex.py) joins the staged config
     # only, so the HTML builds never load it
     with open(os.path.join(STAGE, "_config.yml"), encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
-    config["sphinx"].setdefault("local_extensions", {})["pdf_latex"] = "tools/"
+    config["sphinx"].setdefault("local_extensions", {})["pdf_latex"] = "builders/"
     with open(os.path.join(STAGE, "_config.yml"), "w", encoding="utf-8") as fh:
         yaml.safe_dump(config, fh, sort_keys=False, allow_unicode=True)
     added = 0
@@ -114,7 +114,7 @@ def stage():
 
 def build():
     if shutil.which("latexmk") is None:
-        print("latexmk not found: run tools/install_tex.sh (as root) first")
+        print("latexmk not found: run builders/install_tex.sh (as root) first")
         return 1
     stage()
     jb = os.path.join(os.path.dirname(sys.executable), "jupyter-book")

@@ -1,6 +1,6 @@
 """Execute notebooks in place so that their stored outputs are fresh.
 
-    python tools/run_notebooks.py chapters/*.ipynb
+    python builders/run_notebooks.py chapters/*.ipynb
 
 Run from the repository root (the kernel starts there, as nbval's does).
 A failing cell stops with the error; nothing is written for that notebook.
