@@ -22,6 +22,7 @@ Plain code fences are left exactly as they are.
 import json
 import os
 import re
+import sys
 
 import yaml
 
@@ -163,6 +164,11 @@ class BookIndex:
         from pybtex.database import parse_file
         from pybtex.plugin import find_plugin
 
+        # the book's Sphinx extension (builders/) formats the bibliography
+        builders = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "builders")
+        if builders not in sys.path:
+            sys.path.insert(0, builders)
         from book_html import latex_to_text  # also registers the "authoryear" style
 
         data = parse_file(path)
