@@ -30,7 +30,7 @@ help:
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
-	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
+	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
