@@ -114,9 +114,9 @@ def test_metadata_is_valid_and_says_what_the_library_is(dists):
     assert Metadata.from_email(pkg_info, validate=True).requires_dist == meta.requires_dist
 
 
-def _third_party_imports(path):
-    """{(distribution, at module level)} of the modules a source file imports."""
-    names = importlib.metadata.packages_distributions()
+def _third_party_imports(path, names):
+    """{(distribution, at module level)} of the modules a source file imports
+    (names: importlib.metadata.packages_distributions())."""
     tree = ast.parse(open(path, encoding="utf-8").read())
     top = set(tree.body)
     found = set()
@@ -143,9 +143,10 @@ def test_every_imported_package_is_a_declared_dependency(dists):
     meta = Metadata.from_email(wheel_metadata(dists[1]), validate=True)
     base = {canonicalize_name(r.name) for r in meta.requires_dist if r.marker is None}
     extra = {canonicalize_name(r.name) for r in meta.requires_dist if r.marker is not None}
+    names = importlib.metadata.packages_distributions()
     for path in glob.glob(os.path.join(ROOT, "auklib", "*.py")):
         in_extra = os.path.basename(path) == "dask.py"
-        for dist, module_level in _third_party_imports(path):
+        for dist, module_level in _third_party_imports(path, names):
             if module_level and not in_extra:
                 assert dist in base, (path, dist)
             else:
