@@ -23,7 +23,7 @@ export OPENBLAS_CORETYPE ?= Haswell
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
 
-.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
+.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
@@ -38,6 +38,7 @@ help:
 	@echo "make pdf         build the whole book as one PDF (_build/pdf/book.pdf) with Sphinx's LaTeX builder"
 	@echo "                 and check it; installs Debian's TeX packages first if latexmk is missing (as root)"
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
+	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
@@ -160,6 +161,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
+
+# auklib as a package of its own (auklib/README.md, auklib/CHANGELOG.md): built
+# offline with the pinned setuptools, as tests/test_wheel.py builds it in make
+# test; twine (pinned here, run by uv from its cache) checks what PyPI would.
+TWINE_VERSION := 7.0.0
+dist: $(STAMP)
+	rm -rf dist build auklib.egg-info
+	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(BIN)/uv tool run --quiet --from twine==$(TWINE_VERSION) twine check --strict dist/*
 
 clean:
 	rm -rf _build student node_modules
