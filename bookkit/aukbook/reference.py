@@ -30,8 +30,9 @@ __all__ = ["Comparison", "COMPARISONS", "NOT_COMPARED", "TOLERANCE", "load", "ag
 
 TOLERANCE = 1e-9  # the largest absolute difference the test suite accepts
 
-# Stored reference values that no comparison reads, and why:
-# (tool, quantity, data set or "multiclass" for all multi-class sets) -> reason.
+# Stored reference values that no comparison reads, and why: (tool, quantity,
+# data set, or "multiclass" for every multi-class set, "*" for every binary
+# set) -> reason.
 # tests/test_reference_implementations.py checks that every other stored
 # value is compared.
 NOT_COMPARED = {
@@ -39,6 +40,19 @@ NOT_COMPARED = {
         "auklib has no standard error for the kappa of a table larger than 2 x 2",
     ("psych", "var_kappa", "multiclass"):
         "auklib has no standard error for the kappa of a table larger than 2 x 2",
+    ("pROC", "auc_direction_auto", "*"):
+        "roc() without direction = \"<\" picks the direction from the classes' "
+        "medians and reverses a classifier whose positives score lower; auklib "
+        "never reverses scores",
+    ("stats", "mcnemar_test_statistic", "monotone_transform"):
+        "no discordant case: R's mcnemar.test returns NaN (0/0), auklib's "
+        "mcnemar_test a statistic of 0 and a P value of 1",
+    ("stats", "mcnemar_test_p_value", "monotone_transform"):
+        "no discordant case: R's mcnemar.test returns NaN (0/0), auklib's "
+        "mcnemar_test a statistic of 0 and a P value of 1",
+    ("stats", "binom_test_p_value", "monotone_transform"):
+        "no discordant case: binom.test needs at least one trial; auklib's "
+        "exact mcnemar_test gives a P value of 1",
     ("scikit-learn", "roc_auc_score", "weighted"):
         "auklib's AUC functions take no case weights",
     ("scikit-learn", "matthews_corrcoef", "weighted"):
@@ -227,6 +241,41 @@ def _(case):
 def _(case):
     a, b = _roc_test(case, "estimate")
     return a - b, _delong(case).difference
+
+
+# ------------------------------------------------------------ R's stats
+def _mcnemar(case, method):
+    d = case.data
+    return auklib.mcnemar_test(d["y"], d["pred_a"], d["pred_b"], method=method)
+
+
+def _discordant(case):
+    res = _mcnemar(case, "exact")
+    return res.a_only + res.b_only
+
+
+@_compare("stats", "mcnemar.test(table, correct = TRUE)$statistic",
+          'mcnemar_test(y, d_a, d_b, method="chi2").statistic', kind="pair")
+def _(case):
+    if _discordant(case) == 0:
+        return None  # see NOT_COMPARED
+    return case.ref["stats"]["mcnemar_test_statistic"], _mcnemar(case, "chi2").statistic
+
+
+@_compare("stats", "mcnemar.test(table, correct = TRUE)$p.value",
+          'mcnemar_test(y, d_a, d_b, method="chi2").p_value', kind="pair")
+def _(case):
+    if _discordant(case) == 0:
+        return None
+    return case.ref["stats"]["mcnemar_test_p_value"], _mcnemar(case, "chi2").p_value
+
+
+@_compare("stats", "binom.test(a_only, a_only + b_only, 0.5)$p.value",
+          "mcnemar_test(y, d_a, d_b).p_value (exact)", kind="pair")
+def _(case):
+    if _discordant(case) == 0:
+        return None
+    return case.ref["stats"]["binom_test_p_value"], _mcnemar(case, "exact").p_value
 
 
 # ------------------------------------------------------------ vcd, psych

@@ -7,8 +7,9 @@ Writes, beside this file,
 * ``binary.csv`` and ``multiclass.csv``: the data sets, drawn from ``SEED``
   by :func:`binary_datasets` and :func:`multiclass_datasets` (the test suite
   draws them again and checks that the files hold exactly these cases);
-* ``reference.json``: what R's pROC, vcd and psych (run by ``reference.R``
-  through ``Rscript``), scikit-learn and the PyPI ``hmeasure`` package return
+* ``reference.json``: what R's pROC, vcd and psych and R's own
+  ``mcnemar.test`` and ``binom.test`` (run by ``reference.R`` through
+  ``Rscript``), scikit-learn and the PyPI ``hmeasure`` package return
   on them, with the tools' versions, the date and this command.
 
 auklib is not imported here: the file holds the other tools' numbers only,
@@ -325,7 +326,7 @@ def main():
     # these arrays exactly (tests/test_reference_implementations.py checks it)
     r_values, r_versions = run_r()
     ref = {
-        "about": "Values of R's pROC, vcd and psych, scikit-learn and the PyPI "
+        "about": "Values of R's pROC, vcd, psych and stats, scikit-learn and the PyPI "
                  "hmeasure package on the data sets of binary.csv and "
                  "multiclass.csv; tests/test_reference_implementations.py "
                  "compares auklib with them.",

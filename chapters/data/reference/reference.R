@@ -1,4 +1,5 @@
-# The R reference values: pROC, vcd and psych on the data sets of binary.csv
+# The R reference values: pROC, vcd, psych and R's own stats (McNemar's test)
+# on the data sets of binary.csv
 # and multiclass.csv (written by make_reference.py, which runs this script):
 #
 #   Rscript --vanilla reference.R binary.csv multiclass.csv r_values.csv
@@ -43,6 +44,9 @@ for (name in unique(binary$dataset)) {
     r <- roc(d$y, score, levels = c(0, 1), direction = "<", quiet = TRUE)
     rocs[[s]] <- r
     emit("binary", name, "pROC", s, "auc", auc(r))
+    # pROC's default: the direction chosen from the two classes' medians
+    emit("binary", name, "pROC", s, "auc_direction_auto",
+         auc(roc(d$y, score, levels = c(0, 1), quiet = TRUE)))
     emit("binary", name, "pROC", s, "var_delong",
          suppressWarnings(var(r, method = "delong")))
     ci <- suppressWarnings(ci.auc(r, method = "delong"))
@@ -69,6 +73,18 @@ for (name in unique(binary$dataset)) {
   emit("binary", name, "pROC", "", "roc_test_delong_p_value", test$p.value)
   emit("binary", name, "pROC", "", "roc_test_delong_conf_int", test$conf.int)
   emit("binary", name, "pROC", "", "roc_test_delong_estimate", test$estimate)
+
+  # McNemar's test of the two classifiers' decisions (R's own stats package):
+  # rows classifier a right / wrong, columns classifier b right / wrong
+  right_a <- factor(d$pred_a == d$y, levels = c(TRUE, FALSE))
+  right_b <- factor(d$pred_b == d$y, levels = c(TRUE, FALSE))
+  tab <- table(right_a, right_b)
+  mc <- suppressWarnings(mcnemar.test(tab, correct = TRUE))
+  emit("binary", name, "stats", "", "mcnemar_test_statistic", mc$statistic)
+  emit("binary", name, "stats", "", "mcnemar_test_p_value", mc$p.value)
+  discordant <- tab[1, 2] + tab[2, 1]
+  emit("binary", name, "stats", "", "binom_test_p_value",
+       if (discordant > 0) binom.test(tab[1, 2], discordant, 0.5)$p.value else NA)
 }
 
 for (name in unique(multi$dataset)) {
@@ -101,7 +117,8 @@ for (name in unique(multi$dataset)) {
 versions <- c(R = paste(R.version$major, R.version$minor, sep = "."),
               pROC = as.character(packageVersion("pROC")),
               vcd = as.character(packageVersion("vcd")),
-              psych = as.character(packageVersion("psych")))
+              psych = as.character(packageVersion("psych")),
+              stats = as.character(packageVersion("stats")))
 out <- do.call(rbind, rows)
 out <- rbind(out, data.frame(kind = "version", dataset = "", tool = names(versions),
                              scorer = "", quantity = "", value = versions,
