@@ -194,7 +194,7 @@ def _(case):
     return _proc(case)["var_delong"], _auc_interval(case).standard_error ** 2
 
 
-@_compare("pROC", 'ci.auc(roc, method = "delong") (Wald)',
+@_compare("pROC", 'ci.auc(roc, method = "delong")',
           "estimate -+ 1.96 standard_error of auc_confidence_interval, cut to [0, 1]")
 def _(case):
     ci = _auc_interval(case)
@@ -203,7 +203,7 @@ def _(case):
     return _proc(case)["ci_auc_delong"], np.clip(wald, 0.0, 1.0)
 
 
-@_compare("pROC", "ROC points (1 - specificities, sensitivities)",
+@_compare("pROC", "1 - roc$specificities, roc$sensitivities",
           'kappa_curve(y, s)[0] and metric_curve(y, s, "recall")')
 def _(case):
     y, s = case.data["y"], _score(case)
@@ -217,26 +217,27 @@ def _roc_test(case, what):
     return case.ref["pROC"]["roc_test_delong_" + what]
 
 
-@_compare("pROC", 'roc.test(method = "delong", paired = TRUE): Z',
+@_compare("pROC", 'roc.test(roc_a, roc_b, method = "delong", paired = TRUE)$statistic',
           "delong_test(y, a, b).statistic", kind="pair")
 def _(case):
     return _roc_test(case, "statistic"), _delong(case).statistic
 
 
-@_compare("pROC", 'roc.test(method = "delong", paired = TRUE): p-value',
+@_compare("pROC", 'roc.test(roc_a, roc_b, method = "delong", paired = TRUE)$p.value',
           "delong_test(y, a, b).p_value", kind="pair")
 def _(case):
     return _roc_test(case, "p_value"), _delong(case).p_value
 
 
-@_compare("pROC", 'roc.test(method = "delong", paired = TRUE): conf.int',
+@_compare("pROC", 'roc.test(roc_a, roc_b, method = "delong", paired = TRUE)$conf.int',
           "delong_test(y, a, b).low, .high", kind="pair")
 def _(case):
     res = _delong(case)
     return _roc_test(case, "conf_int"), [res.low, res.high]
 
 
-@_compare("pROC", 'roc.test(method = "delong", paired = TRUE): AUC difference',
+@_compare("pROC", 'roc.test(roc_a, roc_b, method = "delong", paired = TRUE)$estimate: '
+          'AUC of a minus AUC of b',
           "delong_test(y, a, b).difference", kind="pair")
 def _(case):
     a, b = _roc_test(case, "estimate")
@@ -283,36 +284,36 @@ def _kappa_interval(case):
     return auklib.kappa_confidence_interval(case.data["y"], _pred(case))
 
 
-@_compare("vcd", "Kappa(table): value", "kappa_confidence_interval(y, d).estimate")
+@_compare("vcd", 'Kappa(table)$Unweighted["value"]', "kappa_confidence_interval(y, d).estimate")
 def _(case):
     return case.ref["vcd"][case.scorer]["kappa"], _kappa_interval(case).estimate
 
 
-@_compare("vcd", "Kappa(table): ASE", "kappa_confidence_interval(y, d).standard_error")
+@_compare("vcd", 'Kappa(table)$Unweighted["ASE"]', "kappa_confidence_interval(y, d).standard_error")
 def _(case):
     return case.ref["vcd"][case.scorer]["kappa_ase"], _kappa_interval(case).standard_error
 
 
-@_compare("psych", "cohen.kappa(table): kappa", "kappa_from_confusion(TP, FN, FP, TN)")
+@_compare("psych", "cohen.kappa(table)$kappa", "kappa_from_confusion(TP, FN, FP, TN)")
 def _(case):
     return case.ref["psych"][case.scorer]["kappa"], auklib.kappa_from_confusion(
         *_counts(case.data["y"], _pred(case)))
 
 
-@_compare("psych", "cohen.kappa(table): var.kappa",
+@_compare("psych", "cohen.kappa(table)$var.kappa",
           "kappa_confidence_interval(y, d).standard_error ** 2")
 def _(case):
     return case.ref["psych"][case.scorer]["var_kappa"], _kappa_interval(case).standard_error ** 2
 
 
-@_compare("psych", "cohen.kappa(table): confid (95%)",
+@_compare("psych", 'cohen.kappa(table)$confid["unweighted kappa", c("lower", "upper")]',
           'kappa_confidence_interval(y, d, method="wald").low, .high')
 def _(case):
     res = _kappa_interval(case)
     return case.ref["psych"][case.scorer]["kappa_confid"], [res.low, res.high]
 
 
-@_compare("psych", "phi(table)", "mcc_confidence_interval(y, d).estimate")
+@_compare("psych", "phi(table, digits = 17)", "mcc_confidence_interval(y, d).estimate")
 def _(case):
     return case.ref["psych"][case.scorer]["phi"], auklib.mcc_confidence_interval(
         case.data["y"], _pred(case)).estimate
@@ -413,7 +414,7 @@ def _matrix(case):
     return _confusion(d["y"], d["pred"], d["proba"].shape[1])
 
 
-@_compare("pROC", "multiclass.roc(y, P): Hand & Till's M", "hand_till_score(y, P)",
+@_compare("pROC", 'multiclass.roc(y, P, direction = ">")$auc', "hand_till_score(y, P)",
           kind="multiclass")
 def _(case):
     return case.ref["pROC"]["multiclass_auc"], auklib.hand_till_score(
@@ -427,7 +428,8 @@ def _(case):
         case.data["y"], case.data["proba"])
 
 
-@_compare("vcd", "Kappa(table): value, Equal-Spacing and Fleiss-Cohen weighted values",
+@_compare("vcd", 'Kappa(table)$Unweighted["value"]; Kappa(table, weights = '
+          '"Equal-Spacing" and "Fleiss-Cohen")$Weighted["value"]',
           'kappa_from_matrix(C), weights="linear", weights="quadratic"', kind="multiclass")
 def _(case):
     ref = case.ref["vcd"]
@@ -436,7 +438,8 @@ def _(case):
             [auklib.kappa_from_matrix(c, weights=w) for w in (None, "linear", "quadratic")])
 
 
-@_compare("psych", "cohen.kappa(table): kappa, weighted.kappa (linear and quadratic w)",
+@_compare("psych", "cohen.kappa(table)$kappa; cohen.kappa(table, w)$weighted.kappa, "
+          "w linear and quadratic (the default)",
           'kappa_from_matrix(C), weights="linear", weights="quadratic"', kind="multiclass")
 def _(case):
     ref = case.ref["psych"]
@@ -493,7 +496,8 @@ def differences(comparison, reference, binary, multiclass):
 
 
 def agreement(directory):
-    """One row per comparison: tool, the two calls, cases, values, max |difference|."""
+    """One row per comparison: tool, the two calls, the data sets compared on,
+    the number of cases and of values, and the largest absolute difference."""
     reference, binary, multiclass = load(directory)
     rows = []
     for comp in COMPARISONS:
@@ -503,6 +507,7 @@ def agreement(directory):
             "tool": comp.tool,
             "reference": comp.reference,
             "auklib": comp.auklib,
+            "data_sets": sorted({case.dataset for case, _ in diffs}),
             "cases": len(diffs),
             "values": int(values.size),
             "max_abs_difference": float(values.max()) if values.size else math.nan,
