@@ -4,7 +4,7 @@ The reference values were computed once by the tools themselves
 (``chapters/data/reference/make_reference.py`` and ``reference.R``) and are
 stored, so this test needs no R.  Which auklib call answers which reference
 quantity is written once, in ``aukbook.reference``, which the appendix
-*Agreement with the reference implementations* uses too.
+*Agreement with the reference tools* uses too.
 """
 
 import csv

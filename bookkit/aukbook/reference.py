@@ -5,7 +5,7 @@ psych, scikit-learn and the PyPI ``hmeasure`` package return on them
 (``make_reference.py`` there wrote it).  This module says, once, which auklib
 call answers which reference quantity (:data:`COMPARISONS`), and measures
 the largest difference over the data sets (:func:`agreement`).  The appendix
-*Agreement with the reference implementations* shows that table and
+*Agreement with the reference tools* shows that table and
 ``tests/test_reference_implementations.py`` asserts it, so neither needs R.
 
 Where auklib computes a different quantity on purpose (its default AUC
