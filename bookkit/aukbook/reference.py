@@ -245,38 +245,30 @@ def _(case):
 
 
 # ------------------------------------------------------------ R's stats
-def _mcnemar(case, method):
-    d = case.data
-    return auklib.mcnemar_test(d["y"], d["pred_a"], d["pred_b"], method=method)
+def _mcnemar_pairs(quantity, method, attribute):
+    """The pairs of one of R's McNemar values; None without a discordant case."""
+    def pairs(case):
+        d = case.data
+        res = auklib.mcnemar_test(d["y"], d["pred_a"], d["pred_b"], method=method)
+        if res.a_only + res.b_only == 0:
+            return None  # R returns NaN there: see NOT_COMPARED
+        return case.ref["stats"][quantity], getattr(res, attribute)
+    return pairs
 
 
-def _discordant(case):
-    res = _mcnemar(case, "exact")
-    return res.a_only + res.b_only
-
-
-@_compare("stats", "mcnemar.test(table, correct = TRUE)$statistic",
-          'mcnemar_test(y, d_a, d_b, method="chi2").statistic', kind="pair")
-def _(case):
-    if _discordant(case) == 0:
-        return None  # see NOT_COMPARED
-    return case.ref["stats"]["mcnemar_test_statistic"], _mcnemar(case, "chi2").statistic
-
-
-@_compare("stats", "mcnemar.test(table, correct = TRUE)$p.value",
-          'mcnemar_test(y, d_a, d_b, method="chi2").p_value', kind="pair")
-def _(case):
-    if _discordant(case) == 0:
-        return None
-    return case.ref["stats"]["mcnemar_test_p_value"], _mcnemar(case, "chi2").p_value
-
-
-@_compare("stats", "binom.test(a_only, a_only + b_only, 0.5)$p.value",
-          "mcnemar_test(y, d_a, d_b).p_value (exact)", kind="pair")
-def _(case):
-    if _discordant(case) == 0:
-        return None
-    return case.ref["stats"]["binom_test_p_value"], _mcnemar(case, "exact").p_value
+for _reference, _auklib, _quantity, _method, _attribute in [
+    ("mcnemar.test(table, correct = TRUE)$statistic",
+     'mcnemar_test(y, d_a, d_b, method="chi2").statistic',
+     "mcnemar_test_statistic", "chi2", "statistic"),
+    ("mcnemar.test(table, correct = TRUE)$p.value",
+     'mcnemar_test(y, d_a, d_b, method="chi2").p_value',
+     "mcnemar_test_p_value", "chi2", "p_value"),
+    ("binom.test(a_only, a_only + b_only, 0.5)$p.value",
+     "mcnemar_test(y, d_a, d_b).p_value (exact)",
+     "binom_test_p_value", "exact", "p_value"),
+]:
+    _compare("stats", _reference, _auklib, kind="pair")(
+        _mcnemar_pairs(_quantity, _method, _attribute))
 
 
 # ------------------------------------------------------------ vcd, psych
@@ -428,34 +420,27 @@ def _(case):
         case.data["y"], case.data["proba"])
 
 
-@_compare("vcd", 'Kappa(table)$Unweighted["value"]; Kappa(table, weights = '
-          '"Equal-Spacing" and "Fleiss-Cohen")$Weighted["value"]',
-          'kappa_from_matrix(C), weights="linear", weights="quadratic"', kind="multiclass")
-def _(case):
-    ref = case.ref["vcd"]
-    c = _matrix(case)
-    return ([ref["kappa"], ref["kappa_equal_spacing"], ref["kappa_fleiss_cohen"]],
-            [auklib.kappa_from_matrix(c, weights=w) for w in (None, "linear", "quadratic")])
+def _weighted_kappas(tool, unweighted, linear, quadratic):
+    """The pairs of a tool's kappa, linear and quadratic weighted kappa."""
+    def pairs(case):
+        ref, c = case.ref[tool], _matrix(case)
+        return ([ref[unweighted], ref[linear], ref[quadratic]],
+                [auklib.kappa_from_matrix(c, weights=w) for w in (None, "linear", "quadratic")])
+    return pairs
 
 
-@_compare("psych", "cohen.kappa(table)$kappa; cohen.kappa(table, w)$weighted.kappa, "
-          "w linear and quadratic (the default)",
-          'kappa_from_matrix(C), weights="linear", weights="quadratic"', kind="multiclass")
-def _(case):
-    ref = case.ref["psych"]
-    c = _matrix(case)
-    return ([ref["kappa"], ref["weighted_kappa_linear"], ref["weighted_kappa_quadratic"]],
-            [auklib.kappa_from_matrix(c, weights=w) for w in (None, "linear", "quadratic")])
-
-
-@_compare("scikit-learn", "cohen_kappa_score(y, d, weights=None, \"linear\", \"quadratic\")",
-          'kappa_from_matrix(C), weights="linear", weights="quadratic"', kind="multiclass")
-def _(case):
-    ref = case.ref["scikit-learn"]
-    c = _matrix(case)
-    return ([ref["cohen_kappa_score"], ref["cohen_kappa_score_linear"],
-             ref["cohen_kappa_score_quadratic"]],
-            [auklib.kappa_from_matrix(c, weights=w) for w in (None, "linear", "quadratic")])
+for _tool, _reference, _names in [
+    ("vcd", 'Kappa(table)$Unweighted["value"]; Kappa(table, weights = '
+     '"Equal-Spacing" and "Fleiss-Cohen")$Weighted["value"]',
+     ("kappa", "kappa_equal_spacing", "kappa_fleiss_cohen")),
+    ("psych", "cohen.kappa(table)$kappa; cohen.kappa(table, w)$weighted.kappa, "
+     "w linear and quadratic (the default)",
+     ("kappa", "weighted_kappa_linear", "weighted_kappa_quadratic")),
+    ("scikit-learn", 'cohen_kappa_score(y, d, weights=None, "linear", "quadratic")',
+     ("cohen_kappa_score", "cohen_kappa_score_linear", "cohen_kappa_score_quadratic")),
+]:
+    _compare(_tool, _reference, 'kappa_from_matrix(C), weights="linear", weights="quadratic"',
+             kind="multiclass")(_weighted_kappas(_tool, *_names))
 
 
 # ------------------------------------------------------------ the table
