@@ -150,7 +150,8 @@ class ExerciseReferences(SphinxPostTransform):
 
 
 FIRST_CHAPTER = "chapters/ch01_accuracy_kappa"
-BACK_MATTER = "chapters/bibliography"
+# the documents of the toc's "Back matter" part: numbering stops at the first
+BACK_MATTER = ("chapters/validation", "chapters/bibliography")
 
 
 class ChapterNumbers(SphinxPostTransform):
@@ -169,8 +170,9 @@ class ChapterNumbers(SphinxPostTransform):
         self.document.insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
         files[FIRST_CHAPTER].insert(
             0, raw("\\setcounter{secnumdepth}{2}\\setcounter{chapter}{0}\n"))
-        if BACK_MATTER in files:
-            files[BACK_MATTER].insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
+        back = [name for name in files if name in BACK_MATTER]  # in page order
+        if back:
+            files[back[0]].insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
 
 
 MONO = r"""
