@@ -1,6 +1,7 @@
 """auklib.dask on Parquet files on disk, against single-process auklib.
 
     python benchmarks/bench_dask.py                    # 10^7 rows, about a minute
+    python benchmarks/bench_dask.py --chunk-scaling-only   # time against chunks
     python benchmarks/bench_dask.py --n 1e8 --bounds-n 1e9 \\
         --out chapters/data/dask_bench.json            # the book's run (long)
 
@@ -21,6 +22,10 @@ second, larger data set on which only the bounds run, at 4096 bins, unless
 its predicted time exceeds ``--budget`` seconds (the exact sort needs
 about 24 bytes per distinct score in the workers' memory, which a billion
 distinct scores do not fit on a 24 GiB machine).
+
+First it times the exact AUK against the number of chunks (10, 30, 100, 300
+and 1,000 chunks of 10 values, on the same cluster): the task graph grows
+linearly in the chunks, so the time per chunk must not grow.
 """
 
 import argparse
@@ -162,6 +167,54 @@ def bench_size(n, args, exact, single, n_bins_list=N_BINS, refine=True):
     return row
 
 
+CHUNK_COUNTS = (10, 30, 100, 300, 1000)
+
+
+def chunk_scaling(args, chunk_len=10):
+    """Seconds of auklib.dask.auk_score against the number of chunks."""
+    import dask
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import auklib
+    import auklib.dask as ad
+
+    rows = []
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      memory_limit=args.memory_limit, dashboard_address=None,
+                      silence_logs=40) as cluster, Client(cluster) as client:
+        with dask.config.set(scheduler=client.get):
+            for n_chunks in (10,) + CHUNK_COUNTS:  # the first run warms up
+                rng = np.random.default_rng(n_chunks)
+                n = n_chunks * chunk_len
+                y = rng.random(n) < 0.3
+                y[:2] = [False, True]
+                s = rng.normal(size=n) + y
+                y_d = da.from_array(y, chunks=chunk_len)
+                s_d = da.from_array(s, chunks=chunk_len)
+                t0 = time.perf_counter()
+                got = ad.auk_score(y_d, s_d)
+                sec = time.perf_counter() - t0
+                assert abs(got - auklib.auk_score(y, s)) < 1e-12
+                # dask's own overhead on the same chunks: a tree-reduction sum
+                t0 = time.perf_counter()
+                dask.compute(y_d.sum(), s_d.sum())
+                sum_sec = time.perf_counter() - t0
+                rows.append({"chunks": n_chunks, "rows": n, "seconds": sec,
+                             "dask_sum_seconds": sum_sec})
+    rows = rows[1:]
+    print(f"exact AUK against the number of chunks ({chunk_len} values each, "
+          f"{args.workers} workers; dask's own sum of the same chunks for scale):",
+          flush=True)
+    print("  chunks   seconds   ms per chunk   x time at 10 chunks   dask sum (s)   "
+          "AUK / sum", flush=True)
+    for r in rows:
+        print(f"  {r['chunks']:6d} {r['seconds']:9.2f} {1e3 * r['seconds'] / r['chunks']:14.1f}"
+              f" {r['seconds'] / rows[0]['seconds']:21.1f} {r['dask_sum_seconds']:14.2f}"
+              f" {r['seconds'] / r['dask_sum_seconds']:11.1f}", flush=True)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7, help="rows (exact and bounds)")
@@ -177,10 +230,15 @@ def main():
     parser.add_argument("--data-dir", default="/tmp/auklib_dask_bench")
     parser.add_argument("--keep", action="store_true", help="keep the Parquet files")
     parser.add_argument("--out", default=None, help="write the results as JSON here")
+    parser.add_argument("--chunk-scaling-only", action="store_true",
+                        help="only time the exact AUK against the number of chunks")
     args = parser.parse_args()
     import dask
     import distributed
 
+    scaling = chunk_scaling(args)
+    if args.chunk_scaling_only:
+        return
     rows = [bench_size(int(args.n), args, exact=True, single=args.n <= args.single_max)]
     skipped = None
     if args.bounds_n:
@@ -205,6 +263,7 @@ def main():
                     "memory_limit": args.memory_limit, "rows_per_file": args.rows_per_file},
         "runs": rows,
         "skipped": skipped,
+        "chunk_scaling": scaling,
     }
     if args.out:
         with open(args.out, "w") as fh:
