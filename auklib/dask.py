@@ -66,7 +66,7 @@ _SAMPLES_PER_CHUNK = 256
 _EPS = float(np.finfo(float).eps)
 _EMPTY = "y_score is empty; at least one sample is needed."  # as auklib says
 _FLOAT_INT = 2**53  # float64 holds every integer up to here
-_MIN_RANGE_ENTRIES = 1 << 18  # distinct scores: a smaller range is not worth a task
+_RANGE_ENTRIES = 1 << 20  # distinct scores a range aims at (24 MiB of table)
 _MERGE_FANIN = 16  # pieces merged by one task of a range's merge tree
 _MAX_RANGES_PER_THREAD = 16
 _TABLE_BYTES = 24  # per distinct score of a table: the score and two int64 counts
@@ -465,14 +465,17 @@ def _active_client():
 
 
 def _cluster():
-    """(threads, [(threads, memory limit in bytes or None) per worker], distributed)."""
+    """(threads, workers, distributed): per worker its threads, its memory limit
+    in bytes (None: none; on one machine, the memory available now) and the
+    memory its process uses now."""
     client = _active_client()
     if client is not None:
         try:
             info = client.scheduler_info(n_workers=-1)
         except TypeError:  # an older distributed
             info = client.scheduler_info()
-        workers = [(int(w.get("nthreads", 1)), w.get("memory_limit") or None)
+        workers = [(int(w.get("nthreads", 1)), w.get("memory_limit") or None,
+                    int(w.get("metrics", {}).get("memory", 0)))
                    for w in info.get("workers", {}).values()]
         if workers:
             return sum(w[0] for w in workers), workers, True
@@ -488,15 +491,17 @@ def _cluster():
         memory = int(psutil.virtual_memory().available)
     except ImportError:
         memory = None
-    return threads, [(threads, memory)], False
+    return threads, [(threads, memory, 0)], False
 
 
 def _choose_n_ranges(n_entries, threads, workers):
-    """Ranges enough to keep every thread merging, never smaller than about
-    2**18 distinct scores, and enough that one merge fits in a quarter of a
-    thread's share of its worker's memory; at most 16 per thread."""
-    r = min(threads, -(-n_entries // _MIN_RANGE_ENTRIES))
-    per_thread = [limit / nthreads for nthreads, limit in workers if limit]
+    """Ranges of about 2**20 distinct scores, at least one per thread (when the
+    data fill them), enough that one merge fits in a quarter of a thread's
+    share of its worker's memory, and at most 16 per thread: the number
+    depends on the data and the cluster, never on the number of chunks."""
+    r = -(-n_entries // _RANGE_ENTRIES)
+    r = max(r, min(threads, -(-n_entries // (_RANGE_ENTRIES // 4))))
+    per_thread = [w[1] / w[0] for w in workers if w[1]]
     if per_thread:
         r = max(r, -(-_MERGE_BYTES * n_entries // int(min(per_thread) / 4)))
     return int(max(1, min(r, _MAX_RANGES_PER_THREAD * threads)))
@@ -509,30 +514,33 @@ def _memory_need(n_entries, n_ranges, threads):
     return 2 * _TABLE_BYTES * n_entries + (_MERGE_BYTES - _TABLE_BYTES) * merging
 
 
-def _warn_memory(n_entries, n_ranges, caller):
-    threads, workers, distributed = _cluster()
+def _warn_memory(n_entries, n_ranges, cluster, caller):
+    """Warn (ClusterMemoryWarning) when the sort's peak will not fit in the
+    room the workers had before it started: on a distributed cluster, its
+    memory target (the share of the limit where spilling starts) less what
+    each worker's process used; on one machine, the memory available."""
+    threads, workers, distributed = cluster
     need = _memory_need(n_entries, n_ranges, threads)
-    limits = [limit for _, limit in workers if limit]
+    limits = [w[1] for w in workers if w[1]]
     if not limits or len(limits) < len(workers):
         return None
     GiB = 2**30
     if distributed:
         frac = dask.config.get("distributed.worker.memory.target", 0.6) or \
             dask.config.get("distributed.worker.memory.spill", 0.7) or 1.0
-        room = frac * sum(limits)
-        where = (f"the {len(limits)} workers' memory limits ({sum(limits) / GiB:.1f} GiB "
-                 f"in all) let them hold {room / GiB:.1f} GiB before they spill to disk "
-                 f"(distributed.worker.memory.target = {frac:g})")
-        if need <= room:
-            return None
+        room = sum(max(0.0, frac * w[1] - w[2]) for w in workers)
+        where = (f"the {len(workers)} workers had {room / GiB:.2f} GiB of room before "
+                 f"spilling to disk (distributed.worker.memory.target = {frac:g} of "
+                 f"their limits, {sum(limits) / GiB:.1f} GiB in all, less the "
+                 f"{sum(w[2] for w in workers) / GiB:.2f} GiB their processes used)")
     else:
-        room = limits[0] + _TABLE_BYTES * n_entries  # the tables are already held
-        where = f"this machine has {room / GiB:.1f} GiB available"
-        if need <= room:
-            return None
+        room = limits[0]
+        where = f"this machine had {room / GiB:.2f} GiB available"
+    if need <= room:
+        return None
     warnings.warn(
         f"{caller}: the exact sort of {n_entries:,} distinct scores (summed over the "
-        f"chunks) in {n_ranges} score ranges needs about {need / GiB:.1f} GiB at its "
+        f"chunks) in {n_ranges} score ranges needs about {need / GiB:.2f} GiB at its "
         f"peak ({_TABLE_BYTES} bytes per distinct score for the chunks' tables, "
         f"{_TABLE_BYTES} again for the merged ranges, and {_MERGE_BYTES} per score of "
         f"each range being merged), but {where}. Expect heavy spilling and a slow run; "
@@ -561,34 +569,28 @@ def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller):
         n_ranges = _check_int(n_ranges, "n_ranges", 1)
     ys, ss, dtype = _blocks(y_true, y_score)
     n_chunks = len(ss)
-    token = tokenize([d.key for d in ys], [d.key for d in ss], pos_label, str(dtype))
-    tname, sname, uname = (f"auk-table-{token}", f"auk-sample-{token}",
-                           f"auk-summary-{token}")
-    layer = {}
-    for i, (y, s) in enumerate(zip(ys, ss)):
-        layer[(tname, i)] = (_chunk_table, y.key, s.key, pos_label, dtype)
-        layer[(sname, i)] = (_chunk_sample, (tname, i))
-    layer[uname] = (_summary, pos_label, [(sname, i) for i in range(n_chunks)])
-    hlg = _graph(tname, layer, ys + ss)
+    cluster = _cluster()  # the workers' memory before the sort
     # phase 1: the chunks' tables stay on the workers; the samples come back
-    tables = [Delayed((tname, i), hlg, layer=tname) for i in range(n_chunks)]
-    *tables, summary = dask.persist(*tables, Delayed(uname, hlg, layer=tname))
+    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label, dtype)
+              for y, s in zip(ys, ss)]
+    samples = [delayed(_chunk_sample, pure=True)(t) for t in tables]
+    summary = delayed(_summary, pure=True)(pos_label, samples)
+    *tables, summary = dask.persist(*tables, summary)
     values, weights, n_pos, n_neg, n_entries, _ = summary.compute()
     if n_pos + n_neg == 0:
         raise ValueError(_EMPTY)
     if n_ranges is None:
-        threads, workers, _ = _cluster()
-        n_ranges = _choose_n_ranges(n_entries, threads, workers)
-    _warn_memory(n_entries, n_ranges, caller)
+        n_ranges = _choose_n_ranges(n_entries, cluster[0], cluster[1])
+    _warn_memory(n_entries, n_ranges, cluster, caller)
     splitters = _splitters(values, weights, n_ranges)
     del values, weights
     # phase 2: split each chunk once, merge each range in a tree, prefix sums
-    token = tokenize(token, splitters, n_ranges)
+    token = tokenize([t.key for t in tables], splitters, n_ranges)
     pname, gname, mname = f"auk-split-{token}", f"auk-piece-{token}", f"auk-merge-{token}"
     tot_name, off_name = f"auk-totals-{token}", f"auk-offsets-{token}"
     layer = {}
     for i in range(n_chunks):
-        layer[(pname, i)] = (_split, (tname, i), splitters, n_ranges)
+        layer[(pname, i)] = (_split, tables[i].key, splitters, n_ranges)
     range_keys = []
     for b in range(n_ranges):
         keys = [(gname, b, i) for i in range(n_chunks)]

@@ -215,6 +215,57 @@ def chunk_scaling(args, chunk_len=10):
     return rows
 
 
+def _spilled_bytes(dask_worker):
+    metrics = getattr(dask_worker.data, "cumulative_metrics", {})
+    return int(metrics.get(("disk-write", "bytes"), 0))
+
+
+def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
+    """The exact AUK of n continuous scores generated on a fresh LocalCluster.
+
+    Returns seconds, each worker's peak RSS and bytes spilled to disk, the
+    need auklib.dask predicts, and whether it warned (ClusterMemoryWarning).
+    """
+    import warnings
+
+    import dask
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import auklib.dask as ad
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      memory_limit=memory_limit, dashboard_address=None,
+                      silence_logs=50) as cluster, Client(cluster) as client:
+        with dask.config.set(scheduler=client.get):
+            rng = da.random.default_rng(seed)
+            y = rng.random(n, chunks=chunk) < 0.1
+            s = rng.normal(size=n, chunks=chunk) + 1.2 * y
+            y, s = dask.persist(y, s)  # the data sit on the workers first
+            client.run(lambda: None)
+            base = client.run(_maxrss_bytes)
+            t0 = time.perf_counter()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                auk = ad.auk_score(y, s)
+            seconds = time.perf_counter() - t0
+            peaks = client.run(_maxrss_bytes)
+            spilled = client.run(_spilled_bytes)
+            threads, info, _ = ad._cluster()
+    warned = [str(w.message) for w in caught if issubclass(w.category, ad.ClusterMemoryWarning)]
+    need = ad._memory_need(n, ad._choose_n_ranges(n, threads, info), threads)
+    row = {"rows": n, "workers": workers, "memory_limit": memory_limit, "auk": auk,
+           "seconds": seconds, "data_rss_bytes_per_worker": sorted(base.values()),
+           "peak_rss_bytes_per_worker": sorted(peaks.values()),
+           "spilled_bytes_per_worker": sorted(spilled.values()),
+           "predicted_need_bytes": need, "warned": warned}
+    print(f"memory: {n:.0e} rows, {workers} workers of {memory_limit}: {seconds:.1f} s, "
+          f"peak RSS {[round(p / 2**30, 2) for p in row['peak_rss_bytes_per_worker']]} GiB"
+          f", spilled {[round(p / 2**30, 2) for p in row['spilled_bytes_per_worker']]} GiB,"
+          f" predicted need {need / 2**30:.2f} GiB, warned: {bool(warned)}", flush=True)
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7, help="rows (exact and bounds)")
@@ -232,10 +283,24 @@ def main():
     parser.add_argument("--out", default=None, help="write the results as JSON here")
     parser.add_argument("--chunk-scaling-only", action="store_true",
                         help="only time the exact AUK against the number of chunks")
+    parser.add_argument("--memory-only", default=None, metavar="JSON",
+                        help="only measure the exact sort's memory on 1e7 rows (ample "
+                             "and tight worker limits) and write the results here")
     args = parser.parse_args()
     import dask
     import distributed
 
+    if args.memory_only:
+        runs = [memory_run(10**7, limit) for limit in ("3GiB", "768MiB")]
+        with open(args.memory_only, "w") as fh:
+            json.dump({"machine": {"cpus": os.cpu_count(),
+                                   "python": platform.python_version(),
+                                   "dask": dask.__version__,
+                                   "distributed": distributed.__version__,
+                                   "numpy": np.__version__},
+                       "date": time.strftime("%Y-%m-%d"), "runs": runs}, fh, indent=1)
+            fh.write("\n")
+        return
     scaling = chunk_scaling(args)
     if args.chunk_scaling_only:
         return

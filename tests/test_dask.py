@@ -111,6 +111,21 @@ def test_distributed_local_cluster():
     assert b.low <= want <= b.high
 
 
+def test_persisted_arrays_on_a_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    y, s = make_scores(4000, 0.2, seed=3)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        with dask.config.set(scheduler=client.get):
+            y_d = _d(y, 700) > 0  # computed chunks, then persisted
+            s_d = _d(s, 700) * 2.0 + 1.0
+            y_d, s_d = dask.persist(y_d, s_d)
+            got = ad.auk_score(y_d, s_d)
+            curve = ad.kappa_curve(y_d, s_d, n_ranges=3)
+    assert abs(got - auklib.auk_score(y, s)) < 1e-12
+    np.testing.assert_allclose(curve[1], auklib.kappa_curve(y, s)[1], rtol=0, atol=1e-14)
+
+
 def test_import_auklib_does_not_import_dask():
     code = "import sys, auklib; print('dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -424,3 +439,32 @@ def test_unknown_chunk_sizes_beside_known_name_the_argument():
     # both unknown, from the same frame: the partitions line up
     want = auklib.auk_score(pdf.y.to_numpy(), pdf.s.to_numpy())
     assert abs(ad.auk_score(y_unknown, s_unknown) - want) < 1e-12
+
+
+def test_memory_warning_before_a_sort_that_will_spill():
+    GiB = 2**30
+    two_workers = (2, [(1, 3 * GiB, GiB // 4), (1, 3 * GiB, GiB // 4)], True)
+    # 1e8 distinct scores: 4.8 GB of tables and ranges alone, over the 3.1 GiB of room
+    with pytest.warns(ad.ClusterMemoryWarning, match=r"100,000,000 distinct scores") as rec:
+        need = ad._warn_memory(10**8, 16, two_workers, "auk_score")
+    assert need > 2 * 24 * 10**8
+    assert "3.10 GiB of room" in str(rec[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ad._warn_memory(10**7, 2, two_workers, "auk_score") is None
+        # no memory limits: nothing to compare with
+        assert ad._warn_memory(10**9, 2, (2, [(1, None, 0)] * 2, True), "auk_score") is None
+
+
+def test_memory_warning_on_a_small_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    y, s = make_scores(20000, 0.2, seed=4)
+    no_spill = {f"distributed.worker.memory.{k}": False
+                for k in ("target", "spill", "pause", "terminate")}
+    with dask.config.set(no_spill), distributed.Client(
+            processes=False, n_workers=1, threads_per_worker=1, memory_limit="64MiB",
+            dashboard_address=None) as client:
+        with dask.config.set(scheduler=client.get):
+            with pytest.warns(ad.ClusterMemoryWarning, match="20,000 distinct scores"):
+                got = ad.auk_score(_d(y, 5000), _d(s, 5000))
+    assert abs(got - auklib.auk_score(y, s)) < 1e-12
