@@ -12,10 +12,13 @@ The exact scores (:func:`auk_score`, :func:`roc_auc_score`,
 :func:`kappa_curve`) are a sample sort:
 
 1. each chunk counts its positives and negatives per distinct score (with
-   the counting helper of :mod:`auklib.curves`);
-2. a sample of every chunk's scores gives splitters, and each chunk's table
-   is cut into score ranges (tied scores always fall in one range);
-3. each range merges its pieces into one table sorted by score;
+   the counting helper of :mod:`auklib.curves`); the scores keep their dtype
+   (int64 and uint64 scores beyond 2**53 stay distinct).  These tables stay
+   on the workers (``dask.persist``) while a sample of each comes back;
+2. the samples give splitters, and one task per chunk cuts its table into
+   score ranges (tied scores always fall in one range);
+3. each range merges its pieces in a tree of merges (16 pieces a task), so
+   the graph grows linearly in the number of chunks;
 4. the ranges' class totals, summed from the top range down (a prefix sum
    over ranges), give each range the ROC vertex its stretch of the path
    starts from, and each range integrates its stretch with the exact segment
@@ -642,8 +645,12 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
     n_ranges : int, default=None
-        The number of score ranges of the distributed sort (the number of
-        tasks that merge and integrate); None means one per chunk.
+        The number of score ranges of the distributed sort (the ranges are
+        merged and integrated in parallel).  None chooses it from the data
+        and the cluster, never from the number of chunks: ranges of about
+        2**20 distinct scores, at least one per thread when the data fill
+        them, enough that one merge fits in a quarter of a thread's share of
+        its worker's memory limit, at most 16 per thread.
 
     Returns
     -------
@@ -662,8 +669,32 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     merged on one worker, and a prefix sum of the ranges' class totals (from
     the highest range down) gives the ROC vertex where each range's stretch
     of the path begins.  Each range then adds the exact integral of kappa
-    along its segments.  Memory per task is about 24 bytes per distinct
-    score of a chunk or range.  Sample weights are not supported.
+    along its segments.  Sample weights are not supported.
+
+    **Memory.**  A chunk's table holds 24 bytes per distinct score of the
+    chunk (the score and two int64 counts); counting it needs about 40
+    bytes per row of the chunk while it sorts.  The tables stay on the
+    workers until the ranges are merged, and the merged ranges hold 24
+    bytes per distinct score again; a range being merged needs about 80
+    bytes per distinct score (its pieces, their concatenation, the merge
+    order and the result).  So the cluster must hold about::
+
+        48 bytes x (distinct scores summed over the chunks)
+          + 56 bytes x (distinct scores of the ranges merging at once)
+
+    e.g. 4.8 GB plus the merges for 10**8 distinct scores.  When this
+    exceeds the room the workers have before they spill to disk (their
+    ``distributed.worker.memory.target`` share of the memory limit, less
+    what their processes already use), a :class:`ClusterMemoryWarning`
+    says so with the numbers, before the ranges are built.  The bounds
+    (:func:`auk_score_bounds`) need a few MB whatever the data size.
+
+    **Progress.**  The work is two or three ``dask.compute`` calls.  On
+    Dask's local schedulers, wrap the call in
+    ``with dask.diagnostics.ProgressBar():`` to see a bar per phase; on a
+    ``distributed`` cluster, watch the dashboard (``client.dashboard_link``):
+    its task stream and progress panes show the tables, merges and
+    integrals as they run.
 
     References
     ----------

@@ -253,16 +253,17 @@ def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
             spilled = client.run(_spilled_bytes)
             threads, info, _ = ad._cluster()
     warned = [str(w.message) for w in caught if issubclass(w.category, ad.ClusterMemoryWarning)]
+    others = sorted({w.category.__name__ for w in caught} - {"ClusterMemoryWarning"})
     need = ad._memory_need(n, ad._choose_n_ranges(n, threads, info), threads)
     row = {"rows": n, "workers": workers, "memory_limit": memory_limit, "auk": auk,
            "seconds": seconds, "data_rss_bytes_per_worker": sorted(base.values()),
            "peak_rss_bytes_per_worker": sorted(peaks.values()),
            "spilled_bytes_per_worker": sorted(spilled.values()),
-           "predicted_need_bytes": need, "warned": warned}
+           "predicted_need_bytes": need, "warned": warned, "other_warnings": others}
     print(f"memory: {n:.0e} rows, {workers} workers of {memory_limit}: {seconds:.1f} s, "
           f"peak RSS {[round(p / 2**30, 2) for p in row['peak_rss_bytes_per_worker']]} GiB"
           f", spilled {[round(p / 2**30, 2) for p in row['spilled_bytes_per_worker']]} GiB,"
-          f" predicted need {need / 2**30:.2f} GiB, warned: {bool(warned)}", flush=True)
+          f" predicted need {need / 2**30:.2f} GiB, warned: {bool(warned)} {others}", flush=True)
     return row
 
 
