@@ -245,16 +245,28 @@ def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
             client.run(lambda: None)
             base = client.run(_maxrss_bytes)
             t0 = time.perf_counter()
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                auk = ad.auk_score(y, s)
+            # what the memory check decided (warnings.catch_warnings is not
+            # thread-safe, and distributed's threads use it: record the call)
+            decided = []
+            check = ad._warn_memory
+
+            def spy(*a, **k):
+                decided.append(check(*a, **k))
+                return decided[-1]
+
+            ad._warn_memory = spy
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ad.ClusterMemoryWarning)
+                    auk = ad.auk_score(y, s)
+            finally:
+                ad._warn_memory = check
             seconds = time.perf_counter() - t0
             peaks = client.run(_maxrss_bytes)
             spilled = client.run(_spilled_bytes)
             threads, info, _ = ad._cluster()
-    warned = [str(w.message) for w in caught if issubclass(w.category, ad.ClusterMemoryWarning)]
-    others = sorted({w.category.__name__ for w in caught} - {"ClusterMemoryWarning"})
-    need = ad._memory_need(n, ad._choose_n_ranges(n, threads, info), threads)
+    warned = [d for d in decided if d is not None]
+    others = []
     row = {"rows": n, "workers": workers, "memory_limit": memory_limit, "auk": auk,
            "seconds": seconds, "data_rss_bytes_per_worker": sorted(base.values()),
            "peak_rss_bytes_per_worker": sorted(peaks.values()),

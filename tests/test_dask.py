@@ -456,7 +456,7 @@ def test_memory_warning_before_a_sort_that_will_spill():
         assert ad._warn_memory(10**9, 2, (2, [(1, None, 0)] * 2, True), "auk_score") is None
 
 
-def test_memory_warning_on_a_small_local_cluster():
+def test_memory_warning_on_a_small_local_cluster(monkeypatch):
     distributed = pytest.importorskip("distributed")
     y, s = make_scores(20000, 0.2, seed=4)
     no_spill = {f"distributed.worker.memory.{k}": False
@@ -465,6 +465,18 @@ def test_memory_warning_on_a_small_local_cluster():
             processes=False, n_workers=1, threads_per_worker=1, memory_limit="64MiB",
             dashboard_address=None) as client:
         with dask.config.set(scheduler=client.get):
-            with pytest.warns(ad.ClusterMemoryWarning, match="20,000 distinct scores"):
+            # the check's decision, recorded: warnings.catch_warnings (pytest.warns)
+            # is not thread-safe, and the cluster's threads use it too
+            decided = []
+            check = ad._warn_memory
+
+            def spy(*args):
+                decided.append(check(*args))
+                return decided[-1]
+
+            monkeypatch.setattr(ad, "_warn_memory", spy)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ad.ClusterMemoryWarning)
                 got = ad.auk_score(_d(y, 5000), _d(s, 5000))
+    assert len(decided) == 1 and decided[0] > 2 * 24 * 20000
     assert abs(got - auklib.auk_score(y, s)) < 1e-12
