@@ -267,6 +267,7 @@ def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
             threads, info, _ = ad._cluster()
     warned = [d for d in decided if d is not None]
     others = []
+    need = ad._memory_need(n, ad._choose_n_ranges(n, threads, info), threads)
     row = {"rows": n, "workers": workers, "memory_limit": memory_limit, "auk": auk,
            "seconds": seconds, "data_rss_bytes_per_worker": sorted(base.values()),
            "peak_rss_bytes_per_worker": sorted(peaks.values()),
