@@ -467,6 +467,15 @@ def _active_client():
     return client if hasattr(client, "scheduler_info") else None
 
 
+def _process_memory():
+    """The resident memory of this process (run on each worker)."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+    return int(psutil.Process().memory_info().rss)
+
+
 def _cluster():
     """(threads, workers, distributed): per worker its threads, its memory limit
     in bytes (None: none; on one machine, the memory available now) and the
@@ -477,9 +486,13 @@ def _cluster():
             info = client.scheduler_info(n_workers=-1)
         except TypeError:  # an older distributed
             info = client.scheduler_info()
+        try:  # each worker's process memory now (the heartbeat's figure lags)
+            used = client.run(_process_memory)
+        except Exception:  # noqa: BLE001 - fall back on the scheduler's metrics
+            used = {}
         workers = [(int(w.get("nthreads", 1)), w.get("memory_limit") or None,
-                    int(w.get("metrics", {}).get("memory", 0)))
-                   for w in info.get("workers", {}).values()]
+                    int(used.get(addr) or w.get("metrics", {}).get("memory", 0)))
+                   for addr, w in info.get("workers", {}).items()]
         if workers:
             return sum(w[0] for w in workers), workers, True
         return 1, [], True
