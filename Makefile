@@ -22,6 +22,11 @@ export OPENBLAS_CORETYPE ?= Haswell
 # about 10 GiB of disk and a quarter of an hour).
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
+# Optional: Spark's AUC evaluators beside auklib (benchmarks/bench_spark.py).
+# pyspark is not a requirement of the book; give a Python that has it, e.g.
+# `make bench SPARK_PYTHON=/path/to/spark-venv/bin/python`; without it (and
+# without pyspark in .venv) the script says so and skips.
+SPARK_PYTHON ?=
 
 .PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade dist
 
@@ -161,6 +166,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
+	$(BIN)/python benchmarks/bench_spark.py $(if $(SPARK_PYTHON),--spark-python $(SPARK_PYTHON))
 
 # auklib as a package of its own (auklib/README.md, auklib/CHANGELOG.md): built
 # offline with the pinned setuptools, as tests/test_wheel.py builds it in make
