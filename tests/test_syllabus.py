@@ -3,6 +3,7 @@ chapters, every sample schedule respects it and a reasonable weekly load, and
 the course page shows what the plan says."""
 
 import copy
+import functools
 import glob
 import os
 import re
@@ -21,6 +22,7 @@ CHAPTERS = sorted(os.path.splitext(os.path.basename(p))[0]
 DOC_LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?(ch\d\d_\w+)>?`")
 
 
+@functools.lru_cache(maxsize=None)
 def backward_links(doc):
     """[(section heading, earlier chapter)] of every {doc} link from ``doc`` (outside
     its solutions) to an earlier chapter."""
@@ -38,7 +40,7 @@ def backward_links(doc):
             for target in DOC_LINK.findall(line):
                 if syllabus.number(target) < syllabus.number(doc):
                     links.append((section, target))
-    return links
+    return tuple(links)
 
 
 def test_the_map_names_every_chapter_once():
