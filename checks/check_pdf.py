@@ -207,8 +207,16 @@ def found_lines(lines, text):
     """The lines found in the PDF's text, not counting a docstring's example
     (">>> line", in the API reference)."""
     flat = " ".join(text.split())
-    return [line for line in lines if line in flat        # the fast test first
-            and re.search(r"(?<!>>> )(?<!\.\.\. )" + re.escape(line), flat)]
+
+    def found(line):
+        start = flat.find(line)
+        while start >= 0:
+            if not flat[max(0, start - 4):start] in (">>> ", "... "):
+                return True
+            start = flat.find(line, start + 1)
+        return False
+
+    return [line for line in lines if found(line)]
 
 
 def check(pdf, log, edition="instructor", stage=None):
