@@ -23,14 +23,14 @@ export OPENBLAS_CORETYPE ?= Haswell
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
 
-.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade
+.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
-	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
+	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
@@ -40,6 +40,7 @@ help:
 	@echo "                 installs Debian's TeX packages first if latexmk is missing (as root)"
 	@echo "make pdf-student build and check the student PDF only (no solutions, rubrics or instructor pages)"
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
+	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
@@ -171,6 +172,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
+
+# auklib as a package of its own (auklib/README.md, auklib/CHANGELOG.md): built
+# offline with the pinned setuptools, as tests/test_wheel.py builds it in make
+# test; twine (pinned here, run by uv from its cache) checks what PyPI would.
+TWINE_VERSION := 7.0.0
+dist: $(STAMP)
+	rm -rf dist build auklib.egg-info
+	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(BIN)/uv tool run --quiet --from twine==$(TWINE_VERSION) twine check --strict dist/*
 
 clean:
 	rm -rf _build student node_modules
