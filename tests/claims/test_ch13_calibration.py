@@ -9,14 +9,7 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from sklearn.metrics import brier_score_loss, cohen_kappa_score, roc_auc_score
 
-
-def _random_forecasts(rng):
-    n = int(rng.integers(5, 400))
-    q = rng.uniform(size=n) ** rng.uniform(0.3, 3)
-    if rng.uniform() < 0.3:
-        q = np.round(q, 1)  # ties and values on bin edges
-    y = (rng.uniform(size=n) < np.clip(q + rng.normal(0, 0.2, n), 0, 1)).astype(float)
-    return y, q
+from aukbook.searches import random_forecasts as _random_forecasts  # the chapter's family
 
 
 def _terms_by_loops(y, q, edges):
