@@ -2,21 +2,25 @@
 
 The numbers below are typed from the source documents (``/work/shared/seeds``
 in the project, cited in the bibliography), so that the pages that check
-them, chapter 8, chapter 10 and the appendix *Notes on the sources*, use one
+them, chapters 6, 8 and 10 and the appendix *Notes on the sources*, use one
 copy.
 
-* :data:`BARTMAN_SCHMITZ_TABLE4`: the AUC-ROC, average precision, AUC-PR
-  and accuracy of Bartman & Schmitz's Table 4, per data version and model.
+* :data:`BARTMAN_SCHMITZ_TABLE4` and :data:`BARTMAN_SCHMITZ_TABLE3`:
+  Bartman & Schmitz's Table 4 (eight metrics per data version and model)
+  and Table 3 (mean differences between data versions).
 * :data:`BARTMAN_SCHMITZ`: their other printed numbers used by the book.
+* :data:`COENEN_SETZKORN`: the eight records and three example classifiers
+  of Coenen & Setzkorn's report (chapter 6 and the appendix).
 * :func:`blog_style_auk`: an AUK computed the way the blog post's class
   does it, one pass over the data per threshold (the book's code, not the
   post's).
 """
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["BARTMAN_SCHMITZ_TABLE4", "BARTMAN_SCHMITZ", "bartman_schmitz_table",
-           "blog_style_auk"]
+__all__ = ["BARTMAN_SCHMITZ_TABLE4", "BARTMAN_SCHMITZ_TABLE3", "BARTMAN_SCHMITZ", "bartman_schmitz_table",
+           "COENEN_SETZKORN", "blog_style_auk"]
 
 _MODELS = ["LR", "RF", "SVM", "MLP", "XGB", "NB"]
 _VERSIONS = ["raw", "down", "SMOTE"]
@@ -37,6 +41,32 @@ BARTMAN_SCHMITZ_TABLE4 = {
     "Accuracy": [[0.933, 0.935, 0.933, 0.935, 0.935, 0.933],
                  [0.754, 0.758, 0.784, 0.772, 0.765, 0.910],
                  [0.721, 0.910, 0.783, 0.818, 0.931, 0.924]],
+    "F-Measure": [[0.016, 0.189, 0.016, 0.100, 0.221, 0.005],
+                  [0.263, 0.301, 0.287, 0.282, 0.298, 0.330],
+                  [0.251, 0.355, 0.289, 0.302, 0.349, 0.310]],
+    "Kappa": [[0.014, 0.168, 0.014, 0.088, 0.185, 0.003],
+              [0.174, 0.216, 0.204, 0.196, 0.214, 0.270],
+              [0.159, 0.293, 0.205, 0.224, 0.294, 0.260]],
+    "Precision": [[0.500, 0.667, 0.500, 0.667, 0.576, 0.167],
+                  [0.164, 0.186, 0.184, 0.177, 0.186, 0.315],
+                  [0.153, 0.319, 0.184, 0.202, 0.446, 0.373]],
+    "Recall": [[0.008, 0.116, 0.008, 0.056, 0.164, 0.003],
+               [0.728, 0.786, 0.759, 0.913, 0.780, 0.458],
+               [0.728, 0.550, 0.738, 0.741, 0.471, 0.550]],
+}
+
+#: Bartman & Schmitz's Table 3 ("Mean difference per classifier for each pair
+#: of data sets"): per metric, the mean over the six models of raw - down,
+#: raw - SMOTE and SMOTE - down, as printed.
+BARTMAN_SCHMITZ_TABLE3 = {
+    "Accuracy": (0.143, 0.086, 0.057),
+    "Avg Precision": (-0.025, -0.012, -0.013),
+    "F-Measure": (-0.202, -0.218, 0.016),
+    "Kappa": (-0.134, -0.160, 0.027),
+    "AUC-PR": (-0.004, 0.029, -0.033),
+    "Precision": (0.311, 0.233, 0.077),
+    "Recall": (-0.678, -0.571, -0.108),
+    "AUC-ROC": (-0.036, -0.027, -0.009),
 }
 
 #: Other numbers Bartman & Schmitz print: the mean and standard deviation of
@@ -55,6 +85,20 @@ BARTMAN_SCHMITZ = {
     "post-hoc below 0.05": {("RF", "LR"), ("RF", "SVM"), ("RF", "NB"),
                             ("XGB", "LR"), ("XGB", "SVM")},
     "post-hoc 0.06": ("XGB", "NB"),
+}
+
+
+#: Coenen & Setzkorn's eight records (their Table 1: records 1-3 of class 1,
+#: 4-5 of class 2, 6-8 of class 3) and the labels predicted by their three
+#: example classifiers (Tables 2, 10 and 19): always right, always wrong,
+#: right on records 1, 3, 5 and 7.
+COENEN_SETZKORN = {
+    "truth": np.array([1, 1, 1, 2, 2, 3, 3, 3]),
+    "predictions": {
+        1: np.array([1, 1, 1, 2, 2, 3, 3, 3]),  # always right
+        2: np.array([2, 3, 2, 1, 3, 1, 2, 1]),  # always wrong
+        3: np.array([1, 2, 1, 1, 2, 2, 3, 1]),  # right half the time
+    },
 }
 
 
