@@ -345,7 +345,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         head = dict(text=title, font=dict(size=14)) if title else None
         top = 80 if title else 40
     else:
-        head = dict(text=title or texts[0], font=dict(size=14))
+        head = dict(text=title or texts[kp], font=dict(size=14))
         top = 80
     fig.update_layout(
         title=head,
