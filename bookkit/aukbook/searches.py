@@ -10,11 +10,14 @@ larger one.  Both draw from the same family, defined once here.
   values on bin edges included (chapter 13).
 * :func:`random_scored_data`: labels and scores in (0, 1) of classifiers of
   any quality and class share, ties included (chapter 13).
+* :func:`random_discrete_population`: a population with a feature of a few
+  values, its class-conditional distributions and class share (chapter 13).
 """
 
 import numpy as np
 
-__all__ = ["random_roc_curve", "random_forecasts", "random_scored_data"]
+__all__ = ["random_roc_curve", "random_forecasts", "random_scored_data",
+           "random_discrete_population"]
 
 
 def random_roc_curve(rng):
@@ -95,3 +98,17 @@ def random_scored_data(rng):
     if rng.uniform() < 0.3:
         q = np.round(q, 1)  # ties
     return y, q
+
+
+def random_discrete_population(rng):
+    """``(g1, g0, share)``: a feature with 1 to 29 values, its distributions among
+    the positives (g1) and the negatives (g0), and the share of positives,
+    between 0.001 and 1/2.
+
+    >>> g1, g0, share = random_discrete_population(np.random.default_rng(0))
+    >>> bool(np.isclose(g1.sum(), 1) and np.isclose(g0.sum(), 1)), 0 < share <= 0.5
+    (True, True)
+    """
+    m = int(rng.integers(1, 30))
+    g1, g0 = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
+    return g1, g0, float(rng.uniform(0.001, 0.5))
