@@ -263,7 +263,7 @@ def readable_width(path):
 
 def readable_figures(body, app=None):
     """Each PNG figure of ``body`` with a ``min-width`` (see the module docstring)."""
-    if app is None or not getattr(app.builder, "images", None):
+    if not getattr(getattr(app, "builder", None), "images", None):
         return body
     source = {dest: src for src, dest in app.builder.images.items()}
 
