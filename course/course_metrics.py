@@ -82,7 +82,7 @@ KIND = {
     "ch8-ex-null": ("computation",),
     "ch8-ex-threshold": ("computation", "interpretation"),
     "ch9-ex-bc": ("computation", "interpretation"),
-    "ch9-ex-paired": ("computation",),
+    "ch9-ex-paired": ("computation", "interpretation"),
     "ch10-ex-tables": ("computation",),
     "ch10-ex-hand": ("computation",),
     "ch10-ex-report": ("derivation", "computation"),

@@ -242,7 +242,7 @@ def test_screen_text_not_print_text(edition):
     """{web} phrases reach the HTML, {print} ones do not (builders/print_web.py)."""
     html_dir, files = edition
     page = files[os.path.join("chapters", "ch05_threshold.html")]
-    assert "Move the slider" in page and "hover over a line" in page
+    assert "Move the slider" in page and "use the arrow keys" in page
     assert "in the HTML edition a slider" not in page
     assert not [name for name, text in files.items()
                 if name.endswith(".html") and "its code is in the notebook" in text]

@@ -21,10 +21,13 @@ from auklib.kappa import _kappa_rates
 __all__ = [
     "binormal_roc", "binormal_auk", "PlotlyFigure", "roc_kappa_explorer",
     "rate_grid", "assert_formula_matches", "skewed_breast_cancer", "iso_kappa_explorer",
-    "described_figure_html",
+    "described_figure_html", "EXPLORER_SHARES",
 ]
 
-
+#: Class shares for the explorers' p slider, from rare positives (left) to
+#: balanced classes (right), denser where kappa changes fastest.
+EXPLORER_SHARES = (0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4,
+                   0.45, 0.5)
 
 
 def binormal_roc(separation, fpr, sigma=1.0):
@@ -92,6 +95,11 @@ class PlotlyFigure:
         cell's alt text at build time).  The attribute may also be set after
         construction (``shown.alt = "..."``), for example on
         ``WithPreview(...).inner``.
+    config : dict, default=None
+        Entries that override plotly's display options for this figure, on
+        top of ``{"responsive": True, "displaylogo": False}``; for example
+        ``{"displayModeBar": False}`` when plotly's toolbar, drawn over the
+        top right corner, would cover a panel's title.
 
     Examples
     --------
@@ -107,17 +115,21 @@ class PlotlyFigure:
     >>> plain == fig.to_html(full_html=False, include_plotlyjs=False, div_id="demo",
     ...                      config={"responsive": True, "displaylogo": False})
     True
+    >>> bare = PlotlyFigure(fig, "demo", config={"displayModeBar": False})
+    >>> '"displayModeBar": false' in bare._repr_mimebundle_()["text/html"]
+    True
     """
 
-    def __init__(self, fig, div_id, alt=None):
+    def __init__(self, fig, div_id, alt=None, config=None):
         self.fig = fig
         self.div_id = div_id
         self.alt = alt
+        self.config = {"responsive": True, "displaylogo": False, **(config or {})}
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         html = self.fig.to_html(
             full_html=False, include_plotlyjs=False, div_id=self.div_id,
-            config={"responsive": True, "displaylogo": False},
+            config=self.config,
         )
         if self.alt:
             html = described_figure_html(html, self.div_id, self.alt)
@@ -179,7 +191,9 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     Parameters
     ----------
     prevalences : sequence of float
-        Class shares p for the slider, each in (0, 1).
+        Class shares p for the slider, each in (0, 1).  The slider shows them
+        in increasing order, the rarest positives at its left end (for
+        example :data:`EXPLORER_SHARES`).
     separations : sequence of float, default=(1.5,)
         Binormal separations d.
     n_points : int, default=121
@@ -195,7 +209,8 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         precise optimum, and the ROC panel adds the iso-kappa line of the
         maximum kappa (dashed), which touches the ROC curve at the red dot.
     active : pair of int, default=(0, 0)
-        Index of the starting class share and of the starting separation.
+        Index (into the sequences as given) of the starting class share and
+        of the starting separation.
 
     Returns
     -------
@@ -209,9 +224,11 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     >>> [tr.text[0].replace("<br>", "; ") for tr in fig.data
     ...  if tr.mode == "text" and tr.visible]
     ['p = 0.1, d = 1.5; AUC = 0.856; AUK = 0.173; max kappa = 0.415 at f = 0.062']
+    >>> [step.label for step in fig.layout.sliders[0].steps]   # small p on the left
+    ['0.1', '0.5']
     >>> d_step = fig.layout.sliders[1].steps[1]   # d = 2: new text for every trace
     >>> d_step.args[0]["text"][-1][0].split("<br>")[0]
-    'p = 0.1, d = 2'
+    'p = 0.5, d = 2'
     """
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
@@ -227,6 +244,9 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
     kp, kd = active
     if not (0 <= kp < len(prevalences) and 0 <= kd < len(separations)):
         raise ValueError(f"active={active!r} is not a valid pair of slider indices.")
+    start = float(prevalences[kp])
+    prevalences = sorted(float(p) for p in prevalences)   # small p at the slider's left
+    kp = prevalences.index(start)
     f = np.unique(np.concatenate(([0.0], np.geomspace(1e-4, 1.0, n_points - 1))))
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=("ROC curve", "Kappa curve"))
@@ -325,7 +345,7 @@ def roc_kappa_explorer(prevalences, separations=(1.5,), *, n_points=121, title=N
         head = dict(text=title, font=dict(size=14)) if title else None
         top = 80 if title else 40
     else:
-        head = dict(text=title or texts[0], font=dict(size=14))
+        head = dict(text=title or texts[kp], font=dict(size=14))
         top = 80
     fig.update_layout(
         title=head,
@@ -454,7 +474,8 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     Parameters
     ----------
     prevalences : sequence of float
-        Class shares p for the slider, each in (0, 1/2].
+        Class shares p for the slider, each in (0, 1/2].  The slider shows
+        them in increasing order, the rarest positives at its left end.
     separation : float, default=1.5
         Binormal separation d of the classifier.
     levels : sequence of float, default=(0.1, ..., 0.7)
@@ -476,17 +497,17 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     --------
     >>> from aukbook.plotting import iso_kappa_explorer
     >>> fig = iso_kappa_explorer([0.5, 0.1])
-    >>> len(fig.data), len(fig.layout.sliders[0].steps)
-    (10, 2)
-    >>> fig.data[6].x[0], fig.data[6].y[0]   # p = 0.1: the lines start at the pivot
+    >>> len(fig.data), [step.label for step in fig.layout.sliders[0].steps]
+    (10, ['0.1', '0.5'])
+    >>> fig.data[2].x[0], fig.data[2].y[0]   # p = 0.1: the lines start at the pivot
     (-0.125, -0.125)
-    >>> fig = iso_kappa_explorer([0.5, 0.1], start=0.1)   # show p = 0.1 first
+    >>> fig = iso_kappa_explorer([0.5, 0.1], start=0.5)   # show p = 0.5 first
     >>> fig.layout.sliders[0].active, fig.data[2].visible, fig.data[6].visible
     (1, False, True)
     """
     import plotly.graph_objects as go
 
-    prevalences = [float(p) for p in prevalences]
+    prevalences = sorted(float(p) for p in prevalences)   # small p at the slider's left
     if any(not 0.0 < p <= 0.5 for p in prevalences):
         raise ValueError("prevalences must lie in (0, 1/2].")
     if start is not None and float(start) not in prevalences:

@@ -103,11 +103,13 @@ class WithPreview:
         Fixed id of the HTML element (see PlotlyFigure).
     dpi : int, default=80
         Resolution of the preview.
+    config : dict, default=None
+        Display options for the interactive figure (see PlotlyFigure).
     """
 
-    def __init__(self, fig, div_id, *, dpi=80):
+    def __init__(self, fig, div_id, *, dpi=80, config=None):
         self.fig = fig
-        self.inner = PlotlyFigure(fig, div_id)
+        self.inner = PlotlyFigure(fig, div_id, config=config)
         self.dpi = dpi
 
     def _repr_mimebundle_(self, include=None, exclude=None):

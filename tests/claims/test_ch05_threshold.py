@@ -13,36 +13,9 @@ import pytest
 
 from auklib import kappa_from_rates, roc_convex_hull
 from aukbook.plotting import iso_kappa_tpr
+from aukbook.searches import random_roc_curve  # the family the chapter searches too
 
 N_CURVES = 1000
-
-
-def random_curve(rng):
-    """A random ROC polyline from (0, 0) to (1, 1), of one of four kinds."""
-    kind = rng.integers(4)
-    n = int(rng.integers(2, 40))
-    if kind == 0:  # arbitrary monotone polyline: dents, crossings of the diagonal
-        f = np.concatenate([[0], np.cumsum(rng.dirichlet(np.ones(n)))])
-        t = np.concatenate([[0], np.cumsum(rng.dirichlet(np.ones(n)))])
-    elif kind == 1:  # an empirical ROC curve of random scores (staircase)
-        m = int(rng.integers(5, 200))
-        y = rng.random(m) < rng.uniform(0.05, 0.95)
-        y[:2] = [True, False]
-        s = rng.normal(size=m) + rng.normal(0, 2) * y
-        order = np.argsort(-s, kind="stable")
-        tp = np.concatenate([[0], np.cumsum(y[order])])
-        fp = np.concatenate([[0], np.cumsum(~y[order])])
-        f, t = fp / fp[-1], tp / tp[-1]
-    elif kind == 2:  # a concave curve: the hull of a random one
-        f = np.concatenate([[0], np.cumsum(rng.dirichlet(np.ones(n)))])
-        t = np.concatenate([[0], np.cumsum(rng.dirichlet(np.ones(n)))])
-        f, t = roc_convex_hull(np.clip(f, 0, 1), np.clip(t, 0, 1))
-    else:  # few points far from concave: a sharp dent, steep end segments
-        f = np.sort(np.concatenate([[0, 1], rng.random(3)]))
-        t = np.sort(np.concatenate([[0, 1], rng.random(3) ** rng.uniform(0.2, 5)]))
-    f, t = np.clip(f, 0, 1), np.clip(t, 0, 1)
-    f[-1] = t[-1] = 1.0
-    return f, t
 
 
 def first_argmax(values, tol=1e-12):
@@ -57,7 +30,7 @@ def kappa_opt_f(f, t, p):
 @pytest.fixture(scope="module")
 def curves():
     rng = np.random.default_rng(2024)
-    return [random_curve(rng) for _ in range(N_CURVES)]
+    return [random_roc_curve(rng) for _ in range(N_CURVES)]
 
 
 def test_ch05_kappa_max_along_a_polyline_is_at_a_vertex(curves):

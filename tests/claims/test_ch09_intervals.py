@@ -153,3 +153,37 @@ def test_ch09_aligned_raw_p_of_the_simulation_matches_auklib_for_two_columns():
         s = rng.normal(size=(rng.integers(2, 12), 2))
         assert sim.aligned_raw_p(s)[(0, 1)] == pytest.approx(
             aligned_ranks_posthoc(s).p_adjusted[0, 1], rel=1e-12)
+
+
+def test_ch09_delong_variance_is_at_most_auc_times_one_minus_auc():
+    """DeLong's variance <= AUC (1 - AUC) (1/(N+ - 1) + 1/(N- - 1)), always.
+
+    Placement values lie in [0, 1], so each sample variance is at most
+    mean (1 - mean) times n / (n - 1).  Checked against the library's
+    DeLong standard error on random test sets with ties, small classes,
+    perfect and reversed separation.
+    """
+    from auklib import delong_test
+
+    rng = np.random.default_rng(911)
+    for i in range(600):
+        y, s = _random_test_set(rng)
+        m, n = int(y.sum()), int((1 - y).sum())
+        if m < 2 or n < 2:
+            continue
+        if i % 50 == 0:
+            s = np.where(y == 1, -1.0, 1.0) * rng.uniform(1, 2, y.size)  # AUC 0
+        pos, neg = s[y == 1], s[y == 0]
+        wins = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+        V, W = wins.mean(axis=1), wins.mean(axis=0)
+        auc = V.mean()
+        var = V.var(ddof=1) / m + W.var(ddof=1) / n
+        bound = auc * (1 - auc) * (1 / (m - 1) + 1 / (n - 1))
+        assert var <= bound + 1e-12
+        # the library's DeLong variance is the same: a classifier against a
+        # constant one (AUC 1/2, placements all 1/2, zero variance)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = delong_test(y, s, np.zeros(y.size))
+        if np.isfinite(res.standard_error):
+            assert abs(res.standard_error - math.sqrt(var)) < 1e-9

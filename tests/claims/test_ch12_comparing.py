@@ -148,3 +148,25 @@ def test_ch12_stored_simulation_agrees_with_a_small_rerun():
     assert abs(fresh["reject"] - row["reject"]) < 4 * math.sqrt(0.05 * 0.95 / 1500)
     for part in ("delong", "agreement", "mcnemar", "cv"):
         assert part in stored
+
+
+def test_ch12_family_wise_thresholds_tighten_with_every_added_learner():
+    """The Benavoli example's flip: Nemenyi's q and Holm's first cut-off.
+
+    Chapter 12 says that every family-wise procedure lets the verdict on one
+    pair depend on how many pairs are tested. For Nemenyi's test the critical
+    value q_alpha (studentised range / sqrt 2) grows with the number k of
+    learners, at several levels; for Holm's adjustment of k(k-1)/2 pairwise
+    tests the cut-off for the smallest P-value, alpha / m, falls with m.
+    """
+    from scipy.stats import studentized_range
+
+    for alpha in (0.01, 0.05, 0.1):
+        q = [studentized_range.ppf(1 - alpha, k, np.inf) / math.sqrt(2)
+             for k in range(2, 16)]
+        assert all(b > a for a, b in zip(q, q[1:]))
+        m = [k * (k - 1) // 2 for k in range(2, 16)]
+        assert all(alpha / b < alpha / a for a, b in zip(m, m[1:]))
+    # the chapter's two values: five learners (ten pairs) and four (six pairs)
+    assert round(studentized_range.ppf(0.95, 5, np.inf) / math.sqrt(2), 3) == 2.728
+    assert round(studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2), 3) == 2.569

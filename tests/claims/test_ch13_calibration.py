@@ -9,14 +9,8 @@ import numpy as np
 from scipy.optimize import minimize_scalar
 from sklearn.metrics import brier_score_loss, cohen_kappa_score, roc_auc_score
 
-
-def _random_forecasts(rng):
-    n = int(rng.integers(5, 400))
-    q = rng.uniform(size=n) ** rng.uniform(0.3, 3)
-    if rng.uniform() < 0.3:
-        q = np.round(q, 1)  # ties and values on bin edges
-    y = (rng.uniform(size=n) < np.clip(q + rng.normal(0, 0.2, n), 0, 1)).astype(float)
-    return y, q
+from aukbook.searches import random_discrete_population  # the chapter's families
+from aukbook.searches import random_forecasts as _random_forecasts
 
 
 def _terms_by_loops(y, q, edges):
@@ -85,9 +79,7 @@ def test_ch13_correction_undoes_down_sampling_on_any_discrete_population():
     """Bayes' theorem with the negatives kept with probability beta, then eq. (C)."""
     rng = np.random.default_rng(1304)
     for _ in range(2000):
-        m = int(rng.integers(1, 30))                 # values of the feature
-        f1, f0 = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
-        pi = rng.uniform(0.001, 0.5)
+        f1, f0, pi = random_discrete_population(rng)
         beta = rng.uniform(0.001, 1)
         p = pi * f1 / (pi * f1 + (1 - pi) * f0)     # population posterior
         # joint probabilities of the down-sampled data, renormalised

@@ -16,16 +16,7 @@ from sklearn.isotonic import IsotonicRegression
 from sklearn.metrics import brier_score_loss, roc_auc_score, roc_curve
 
 from auklib import h_measure, roc_convex_hull
-
-
-def _data(rng):
-    n = int(rng.integers(10, 300))
-    y = (rng.uniform(size=n) < rng.uniform(0.03, 0.6)).astype(int)
-    q = 1 / (1 + np.exp(-(rng.normal(size=n) * rng.uniform(0.5, 3)
-                          + y * rng.uniform(-1, 3) + rng.normal())))
-    if rng.uniform() < 0.3:
-        q = np.round(q, 1)  # ties
-    return y, q
+from aukbook.searches import random_scored_data as _data  # the chapter's family
 
 
 def _rates(y, q, threshold):
