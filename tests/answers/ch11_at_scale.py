@@ -7,8 +7,8 @@ from auklib import auk_from_roc
 from . import Answer
 
 
-def _bin_bounds():
-    pos, neg = np.array([4, 2, 0]), np.array([1, 5, 8])
+def _bin_bounds(bins=((4, 1), (2, 5), (0, 8))):
+    pos, neg = np.array([b[0] for b in bins]), np.array([b[1] for b in bins])
     t = np.concatenate(([0], np.cumsum(pos))) / pos.sum()
     f = np.concatenate(([0], np.cumsum(neg))) / neg.sum()
     p = pos.sum() / (pos.sum() + neg.sum())
@@ -41,4 +41,20 @@ def start_variant(ranges):
     return sum(neg[:-1]) / sum(neg), sum(pos[:-1]) / sum(pos)
 
 
-VARIANTS = {"ch11-ex-start": start_variant}
+VARIANTS = {"ch11-ex-start": start_variant, "ch11-ex-bins": _bin_bounds}
+
+
+def _bins_rubric(bins):
+    mixed = [i + 1 for i, (p, n) in enumerate(bins) if p and n]
+    pure = [i + 1 for i, (p, n) in enumerate(bins) if not (p and n)]
+
+    def names(nums):
+        return (f"bin {nums[0]}" if len(nums) == 1 else
+                "bins " + ", ".join(map(str, nums[:-1])) + f" and {nums[-1]}")
+
+    return {"mixed": f"only {names(mixed)} hold{'s' if len(mixed) == 1 else ''} both classes"
+            if pure else "every bin holds both classes",
+            "pure": names(pure) if pure else "no bin"}
+
+
+RUBRIC_VALUES = {"ch11-ex-bins": _bins_rubric}

@@ -47,11 +47,16 @@ def graded_student_id(student_id=None):
     return student_id
 
 
-def expected(label, student_id=None):
-    """The reference answer of ``label``: the student's variant if it has one."""
+def expected(label, student_id=None, key=None):
+    """The reference answer of ``label``: the student's variant if it has one.
+
+    ``key`` is the course key of the released assignment
+    (``aukbook.variants.roster_key``); without it, the environment variable
+    ``AUKBOOK_VARIANT_KEY``, and without that the roster-free variant.
+    """
     if label in VARIANT_LABELS:
         sid = graded_student_id(student_id)
-        return _module(label).VARIANTS[label](**variant(label, sid))
+        return _module(label).VARIANTS[label](**variant(label, sid, key))
     return answer(label).reference()
 
 
