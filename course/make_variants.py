@@ -47,8 +47,10 @@ DESIGNS = os.path.join(ROOT, "bookkit", "aukbook", "variant_designs.json")
 STORED = os.path.join(ROOT, "tests", "answers", "variant_answers.json")
 SEP, EXCLUDE = 2.0, 4.0
 K_SEPARATED, K_LIMITED = 300, 120
-# designs whose answers fit models: their answers are stored for the tests
-EXPENSIVE = ("ch4-ex-skew", "ch7-ex-split", "ch7-ex-hull", "ch8-ex-threshold",
+# designs whose answers fit models or integrate (30 ms or more an answer): their
+# answers are stored for the tests
+EXPENSIVE = ("ch4-ex-skew", "ch4-ex-shape", "ch4-ex-deploy", "ch5-ex-solve",
+             "ch5-ex-deploy", "ch7-ex-split", "ch7-ex-hull", "ch8-ex-threshold",
              "ch9-ex-paired")
 
 
@@ -376,7 +378,8 @@ GRIDS = {
     "ch6-ex-weighted": (_weighted, _weighted_ok),
     "ch7-ex-split": (lambda rng: (lambda first: {"first": first, "last": first + 19})(
         100 + 20 * int(rng.integers(0, 40))), None),
-    "ch7-ex-hull": (lambda rng: {"seed": int(rng.integers(100, 900))}, None),
+    "ch7-ex-hull": (lambda rng: {"share": pick(rng, (0.06, 0.08, 0.11, 0.15, 0.2)),
+                                 "seed": int(rng.integers(100, 900))}, None),
     "ch8-ex-friedman": (_table8, _table8_ok),
     "ch8-ex-threshold": (lambda rng: {"seed": int(rng.integers(1, 1000))}, None),
     "ch9-ex-bc": (_bc, None),
@@ -396,7 +399,7 @@ GRIDS = {
     "ch13-ex-rate": (_rate, None),
 }
 # how many draws to try before giving up on filling a design
-TRIES = {"ch5-ex-solve": 8000, "ch4-ex-skew": 700, "ch7-ex-split": 400, "ch7-ex-hull": 1200,
+TRIES = {"ch5-ex-solve": 8000, "ch4-ex-skew": 700, "ch7-ex-split": 400, "ch7-ex-hull": 1800,
          "ch8-ex-threshold": 500, "ch9-ex-paired": 300, "ch4-ex-shape": 2500}
 
 
@@ -465,16 +468,23 @@ def build(label, log=print):
         if len(kept) >= cap:
             break
     if not separated:
-        kept, answers = _cycle(kept, answers, atol)
+        # cycle through the distinct answers of this exercise and of those that
+        # share its numbers (ch8-ex-null shares ch8-ex-friedman's table)
+        companions = [lab for lab, src in variants._SHARED.items() if src == label]
+        keys = [np.concatenate([a / atol] + [flat(reference(c)(**p)) / answer(c).atol
+                                             for c in companions])
+                for p, a in zip(kept, answers)]
+        kept, answers = _cycle(kept, answers, keys)
     log(f"{label}: {len(kept)} sets from {len(seen)} draws ({time.time() - start:.0f} s)")
     return kept, answers
 
 
-def _cycle(kept, answers, atol):
-    """At most K_LIMITED sets, cycling through the distinct answers."""
+def _cycle(kept, answers, keys):
+    """At most K_LIMITED sets, cycling through the distinct answers (``keys``: the
+    answers in units of the tolerance)."""
     groups = {}
-    for params, a in zip(kept, answers):
-        groups.setdefault(tuple(np.round(a / atol).astype(int)), []).append((params, a))
+    for params, a, k in zip(kept, answers, keys):
+        groups.setdefault(tuple(np.round(k).astype(int)), []).append((params, a))
     order = []
     while len(order) < K_LIMITED and any(groups.values()):
         for g in list(groups):
@@ -493,11 +503,16 @@ def _json_ready(value):
     return value
 
 
-def write(labels):
+def write(labels, store_only=False):
     designs = json.load(open(DESIGNS)) if os.path.exists(DESIGNS) else {}
     stored = json.load(open(STORED)) if os.path.exists(STORED) else {}
     for label in labels:
         if label in variants._SHARED:
+            continue
+        if store_only:                       # the answers of the design as it is
+            if label in EXPENSIVE:
+                kept = variants.design(label)
+                stored[label] = [flat(reference(label)(**p)).tolist() for p in kept]
             continue
         kept, answers = build(label)
         names = list(variants.BOOK[label])
@@ -523,14 +538,71 @@ def _order(label):
     return (int(label.split("-")[0][2:]), label)
 
 
+def sharing(values, atol):
+    """(distinct answers, students who share theirs with a classmate) of a class:
+    two answers are shared when every number is within ``atol``."""
+    v = np.array(values)
+    same = np.all(np.abs(v[:, None, :] - v[None, :, :]) <= atol, axis=2)
+    np.fill_diagonal(same, False)
+    distinct = len({tuple(np.round(row / atol).astype(int)) for row in v})
+    return distinct, int(same.any(axis=1).sum())
+
+
+def report(rosters):
+    """Print, per graded exercise, distinct answers and sharing students over each
+    roster, with its course key and without one."""
+    from aukbook.checks import CHECKS
+
+    stored = json.load(open(STORED)) if os.path.exists(STORED) else {}
+    keys = {name: variants.roster_key(ids) for name, ids in rosters.items()}
+    cache = {}
+
+    def entry(label, index):
+        if (label, index) not in cache:
+            if label in stored:
+                cache[label, index] = np.asarray(stored[label][index], dtype=float)
+            else:
+                cache[label, index] = flat(reference(label)(**variants.design(label)[index]))
+        return cache[label, index]
+
+    cols = [(name, key) for name, key in keys.items()] + [
+        (f"{name}, no key", None) for name in rosters]
+    print("| exercise | kind | " + " | ".join(c for c, _ in cols) + " |")
+    print("|---|---|" + "---|" * len(cols))
+    for label in sorted(CHECKS, key=_order):
+        kind = ("separated" if label in variants.SEPARATED else "limited"
+                if label in variants.LIMITED else "fixed")
+        cells = []
+        for name, key in cols:
+            ids = rosters[name.replace(", no key", "")]
+            if label not in variants.VARIANT_LABELS:
+                cells.append("formula")
+                continue
+            vals = [entry(label, variants.design_index(label, s, key)) for s in ids]
+            d, shared = sharing(vals, answer(label).atol)
+            cells.append(f"{d} ({shared} share)")
+        print(f"| {label} | {kind} | " + " | ".join(cells) + " |")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("labels", nargs="*", help="designs to rewrite (default: all)")
+    parser.add_argument("--report", action="store_true",
+                        help="print distinct answers over 200 ids instead")
+    parser.add_argument("--store", action="store_true",
+                        help="only recompute the stored answers of the designs")
     args = parser.parse_args(argv)
+    if args.report:
+        rng = np.random.default_rng(2026)
+        lms = [f"{v:07d}" for v in rng.choice(np.arange(10_000, 9_999_999), 200,
+                                              replace=False)]
+        report({"s001-s200": [f"s{i:03d}" for i in range(1, 201)], "LMS ids": lms})
+        return 0
     unknown = set(args.labels) - set(GRIDS)
     if unknown:
         parser.error(f"no grid for {sorted(unknown)}")
-    write(args.labels or [lab for lab in variants.VARIANT_LABELS if lab in GRIDS])
+    write(args.labels or [lab for lab in variants.VARIANT_LABELS if lab in GRIDS],
+          store_only=args.store)
     return 0
 
 

@@ -62,7 +62,6 @@ __all__ = ["variant", "describe_variant", "roster_key", "slot", "design_index",
            "design"]
 
 _DESIGNS = os.path.join(os.path.dirname(__file__), "variant_designs.json")
-KEY_ENV = "AUKBOOK_VARIANT_KEY"
 
 
 def _pct(x, digits=1):
@@ -206,9 +205,9 @@ _SPECS = {
         {"first": 50, "last": 69}),
     "ch7-ex-hull": (
         "separated",
-        "in part (a), use the split of seed {seed} (scores_for(0.11, {seed})) "
-        "instead of seed 0.",
-        {"seed": 0}),
+        "in part (a), use the split of seed {seed} with {share:.0%} positives "
+        "(scores_for({share:g}, {seed})) instead of seed 0 with 11%.",
+        {"share": 0.11, "seed": 0}),
     "ch8-ex-friedman": (
         "limited",
         "the AUC-PR table (LR, RF, SVM) is raw = {raw}, down = {down}; use it for "
@@ -308,8 +307,9 @@ LIMITED = {
                    "1/(2 n_+ n_-): a few dozen values below 1/2",
     "ch3-ex-straight": "the answer is the vertex's f, kept on the 0.005 grid of the "
                        "book's plot (at most 91 values)",
-    "ch4-ex-skew": "the naive Bayes model is nearly perfect on every split, so its "
-                   "(AUC - 1/2, AUK) cluster in a small region",
+    "ch4-ex-skew": "the naive Bayes model ranks nearly perfectly on every split: "
+                   "AUC - 1/2 lies between 0.45 and 0.5 and the AUK between 0.22 and "
+                   "0.26, so the splits' answers cluster (52 of 120 splits 0.001 apart)",
     "ch6-ex-table": "s, N_i, N_j and MWW of ten records are small integers and "
                     "fractions",
     "ch6-ex-wrong": "the six MWWs of an always-wrong classifier of eight records are "
@@ -319,8 +319,9 @@ LIMITED = {
                        "table, a multiple of 1/36",
     "ch8-ex-null": "the variance depends only on the aligned ranks of a 2 x 3 table: "
                    "two values over all tables",
-    "ch8-ex-threshold": "the best kappa of one model on a test split lies in a narrow "
-                        "band whatever the split",
+    "ch8-ex-threshold": "the best kappa of the model over test splits lies between "
+                        "about 0.07 and 0.35: at most about 200 answers 0.001 apart, "
+                        "fewer than a class of 200 needs once the splits scatter",
     "ch9-ex-paired": "a bootstrap ratio accepted within 0.05 over a narrow range",
     "ch10-ex-hand": "the H-measure of eight cases depends only on their ranking: at "
                     "most 154 orderings of 2 to 4 positives",
@@ -349,7 +350,8 @@ VARIANT_LABELS = tuple(sorted(set(_SPECS) | set(_SHARED),
 #: The exercises whose design gives every slot an answer of its own.
 SEPARATED = tuple(lab for lab in VARIANT_LABELS
                   if _SPECS[_SHARED.get(lab, lab)][0] == "separated")
-assert set(VARIANT_LABELS) - set(SEPARATED) == set(LIMITED), "LIMITED is out of date"
+if set(VARIANT_LABELS) - set(SEPARATED) != set(LIMITED):
+    raise RuntimeError("LIMITED must name every exercise whose design is not separated")
 
 
 def _tupled(value):
@@ -440,10 +442,10 @@ def roster_key(roster, slots=None):
     Returns
     -------
     key : str
-        Pass it to :func:`variant` (``key=``), or set it in the environment
-        variable ``AUKBOOK_VARIANT_KEY``.  The same roster always gives the same
-        key; keep the key of the released assignment for grading (a student
-        added later gets a slot too, possibly a classmate's).
+        Pass it to :func:`variant` (``key=``), in the released assignment and in
+        the grader alike.  The same roster always gives the same key; keep the
+        key of the released assignment for grading (a student added later gets
+        a slot too, possibly a classmate's).
 
     Examples
     --------
@@ -495,17 +497,10 @@ def _base36(n):
             return out
 
 
-def _key(key):
-    if key is None or key == "":
-        key = os.environ.get(KEY_ENV, "") or None
-    return key
-
-
 def slot(student_id, key=None):
     """The student's slot under the course key (None without a key)."""
     sid = _clean_id(student_id)
-    key = _key(key)
-    if key is None:
+    if key is None or key == "":
         return None
     return _slot(sid, *_parse_key(key))
 
@@ -520,9 +515,10 @@ def variant(label, student_id, key=None):
     student_id : str
         The student's id, as the instructor gave it.
     key : str, optional
-        The course key of :func:`roster_key` (the assignment's first cell holds
-        it).  Default: the environment variable ``AUKBOOK_VARIANT_KEY``; without
-        either, the entry is read from a digest of the label and the id.
+        The course key of :func:`roster_key`, which the released assignment
+        carries; the grader passes the same key.  Without a key the entry is
+        read from a digest of the label and the id (two students of a class
+        may then share one).
 
     Returns
     -------

@@ -40,8 +40,8 @@ def _split_count(first=50, last=69):
     return int(count)
 
 
-def _hull_raise(seed=0):
-    y, scores = scores_for(0.11, seed)
+def _hull_raise(seed=0, share=0.11):
+    y, scores = scores_for(share, seed)
     out = []
     for s in scores:
         fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
@@ -68,9 +68,9 @@ ANSWERS = {
 }
 
 
-def hull_variant(seed):
+def hull_variant(share, seed):
     """ch7-ex-hull (a) on the student's split."""
-    return _hull_raise(seed)
+    return _hull_raise(seed, share)
 
 
 VARIANTS = {"ch7-ex-hull": hull_variant, "ch7-ex-split": _split_count}
@@ -88,6 +88,6 @@ def _split_rubric(first, last):
 
 RUBRIC_VALUES = {
     "ch7-ex-split": _split_rubric,
-    "ch7-ex-hull": lambda seed: dict(zip(("linear", "net"),
-                                         (f"{v:.4f}" for v in hull_variant(seed)))),
+    "ch7-ex-hull": lambda share, seed: dict(zip(
+        ("linear", "net"), (f"{v:.4f}" for v in hull_variant(share, seed)))),
 }
