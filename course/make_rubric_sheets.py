@@ -5,9 +5,9 @@
 ROSTER is a text file with one student id per line, or a CSV file whose
 header has a ``student_id`` column (other columns are ignored).  KEY is the
 course key of the released assignments (``aukbook.variants.roster_key``);
-without ``--key`` the environment variable ``AUKBOOK_VARIANT_KEY`` is used,
-and without that the key of this roster is computed and printed (it is the
-same key ``roster_key`` gave for the same roster at release).
+without ``--key`` the key of this roster is computed and printed (the same
+key ``roster_key`` gave for the same roster at release; ``--key none`` for
+assignments released without a key).
 
 For every student the sheet ``DIR/<student id>.md`` (and ``.html``; default
 DIR is ``_build/grading/rubrics``) lists, chapter by chapter, each exercise
@@ -56,7 +56,7 @@ PHRASES = {
         "$TP = <<tp>>$, $FN = <<fn>>$, $FP = <<fp>>$, $TN = <<tn>>$<<book>>",
         "accuracy <<accuracy>>, kappa <<kappa>> (<<book;>>self-check)",
         "<<verdict>> (<<book;>>$\\kappa_A = 0.640$): its accuracy is <<majority>> "
-        "the majority rule's 0.93, yet its kappa shows real skill; <<trade>>",
+        "the majority rule's, $1 - p$, yet its kappa shows real skill; <<trade>>",
     ],
     "ch1-ex-random": [
         "$\\mathrm{sd}\\cdot\\sqrt N \\approx <<sd_root_n>>$ (<<book;>>self-check)",
@@ -139,7 +139,6 @@ PHRASES = {
         "$\\rho \\approx <<rho>>$, $q \\approx <<q>>$ (<<book;>>self-check), and the "
         "other root ($\\rho \\approx <<rho_other>>$, $q \\approx <<q_other>>$) noted",
     ],
-    "ch11-ex-bins": ["<<mixed>><<book>>"],
     "ch12-ex-placements": [
         "the tie of <<tie>> counted one half; AUCs <<auc_a>> and <<auc_b>><<book>>",
         "$z \\approx <<z>>$ (<<book;>>self-check)",
@@ -190,7 +189,8 @@ PHRASES = {
 
 def rubric_values(label, params):
     """The rubric's values of ``label`` at ``params`` (strings, as printed)."""
-    return _module(label).RUBRIC_VALUES[label](**params)
+    values = getattr(_module(label), "RUBRIC_VALUES", {}).get(label)
+    return values(**params) if values else {}
 
 
 def fill(template, values, book):
@@ -336,8 +336,10 @@ def read_roster(path):
 def write_sheets(roster, out, key=None, chapters=None, log=print):
     ids = list(dict.fromkeys(s.strip() for s in roster))
     if key is None:
-        key = os.environ.get(variants.KEY_ENV) or variants.roster_key(ids)
+        key = variants.roster_key(ids)
         log(f"course key: {key}")
+    elif key.lower() == "none":
+        key = ""
     os.makedirs(out, exist_ok=True)
     blocks = rubric_blocks()
     paths = []

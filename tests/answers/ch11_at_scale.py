@@ -43,18 +43,3 @@ def start_variant(ranges):
 
 VARIANTS = {"ch11-ex-start": start_variant, "ch11-ex-bins": _bin_bounds}
 
-
-def _bins_rubric(bins):
-    mixed = [i + 1 for i, (p, n) in enumerate(bins) if p and n]
-    pure = [i + 1 for i, (p, n) in enumerate(bins) if not (p and n)]
-
-    def names(nums):
-        return (f"bin {nums[0]}" if len(nums) == 1 else
-                "bins " + ", ".join(map(str, nums[:-1])) + f" and {nums[-1]}")
-
-    return {"mixed": f"only {names(mixed)} hold{'s' if len(mixed) == 1 else ''} both classes"
-            if pure else "every bin holds both classes",
-            "pure": names(pure) if pure else "no bin"}
-
-
-RUBRIC_VALUES = {"ch11-ex-bins": _bins_rubric}
