@@ -32,9 +32,16 @@ pairs for a design of K entries).  With a roster, :func:`roster_key` builds a
 *course key*, a short public string that maps every id of the roster to its
 own slot (a minimal-perfect-hash construction: the ids are put in buckets by
 a digest, and each bucket gets the displacement that sends its ids to free
-slots).  The key holds no id: it is the same kind of string whoever is on
-the roster, and an id that is not on the roster still gets a slot (possibly
-a classmate's).  The released assignment carries the key, so the student's
+slots).  The slots are 0, 1, ..., n - 1 for a roster of n: a separated
+design (at least :func:`capacity` entries) gives each student an entry of
+their own, and a limited design is read at the slot modulo its *cycle*, the
+number of distinct answers it cycles through, so that a class uses every
+answer before any repeats; the limited designs of one chapter get pairwise
+coprime cycles, so that no two students of a roster whose chapter space
+allows it share every answer of a chapter (the Chinese remainder theorem).
+The key holds no id: it is the same kind of string whoever is on the
+roster, and an id that is not on the roster still gets a slot (a
+classmate's).  The released assignment carries the key, so the student's
 notebook computes its own numbers from the id alone::
 
     >>> from aukbook.variants import roster_key, slot
@@ -367,6 +374,8 @@ def _designs():
     if "designs" not in _cache:
         with open(_DESIGNS, encoding="utf-8") as fh:
             raw = json.load(fh)
+        _cache["cycles"] = {label: entry.get("cycle", len(entry["rows"]))
+                            for label, entry in raw.items()}
         _cache["designs"] = {
             label: [dict(zip(entry["names"], map(_tupled, row))) for row in entry["rows"]]
             for label, entry in raw.items()}
@@ -376,6 +385,32 @@ def _designs():
 def design(label):
     """The parameter sets of ``label``'s design, in slot order (a list of dicts)."""
     return list(_designs()[_source(label)])
+
+
+def cycle(label):
+    """How many entries of ``label``'s design to read with a course key: the
+    design's length if it is separated, else its cycle of distinct answers,
+    lowered where needed to be coprime with the cycles of the chapter's other
+    limited designs (the longer ones keep theirs)."""
+    source = _source(label)
+    if "moduli" not in _cache:
+        _designs()
+        moduli = {}
+        chapters = {}
+        for lab in VARIANT_LABELS:
+            src = _source(lab)
+            if src not in SEPARATED:
+                chapters.setdefault(src.split("-")[0], set()).add(src)
+        for srcs in chapters.values():
+            taken = []
+            for src in sorted(srcs, key=lambda x: (-_cache["cycles"][x], x)):
+                m = _cache["cycles"][src]
+                while m > 1 and any(math.gcd(m, t) > 1 for t in taken):
+                    m -= 1
+                moduli[src] = m
+                taken.append(m)
+        _cache["moduli"] = moduli
+    return _cache["moduli"].get(source, len(_designs()[source]))
 
 
 def capacity():
@@ -436,8 +471,10 @@ def roster_key(roster, slots=None):
         The class's student ids (surrounding spaces are ignored; repeats count
         once).
     slots : int, optional
-        How many slots to spread the roster over; default :func:`capacity`, the
-        size of the smallest separated design.  At most that.
+        How many slots to spread the roster over; default the roster's size
+        (slots 0 to n - 1, so that the limited designs use all their answers
+        before any repeats).  At most :func:`capacity`, the size of the
+        smallest separated design.
 
     Returns
     -------
@@ -457,7 +494,7 @@ def roster_key(roster, slots=None):
     """
     ids = sorted({_clean_id(s) for s in roster})
     top = capacity()
-    slots = top if slots is None else int(slots)
+    slots = len(ids) if slots is None else int(slots)
     if not ids:
         raise ValueError("roster is empty.")
     if not len(ids) <= slots <= top:
@@ -542,7 +579,7 @@ def design_index(label, student_id, key=None):
     sid = _clean_id(student_id)
     size = len(_designs()[source])
     where = slot(sid, key)
-    return _h(source, sid) % size if where is None else where % size
+    return _h(source, sid) % size if where is None else where % cycle(source)
 
 
 def describe_variant(label, student_id, key=None):
