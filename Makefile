@@ -47,7 +47,9 @@ help:
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
 	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
-	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
+	@echo "                 students' release of one chapter (_build/grading/release/ch01);"
+	@echo "                 ROSTER=FILE (ids, one a line) gives every student of it numbers"
+	@echo "                 of their own (the course key goes to _build/grading/course_key.txt)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
 	@echo "                 (or DIR/<student id>.zip), autograde, grades.csv, feedback HTML"
 
@@ -155,7 +157,7 @@ AUTOGRADE_FLAGS ?=
 NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
 assignments: $(STAMP)
-	$(BIN)/python course/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
+	$(BIN)/python course/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT) $(if $(ROSTER),--roster $(ROSTER))
 
 release: assignments
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force

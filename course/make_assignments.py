@@ -18,7 +18,14 @@ with, added:
   in tests/answers/ (answers.grading);
 * for the exercises with per-student variants (aukbook.variants), a read-only
   cell that prints the student's own numbers; the hidden test compares with
-  the reference computed for the variant of the student being graded;
+  the reference computed for the variant of the student being graded.  With
+  ``--roster FILE`` (``make release ROSTER=FILE``) the course key of that
+  roster (``aukbook.variants.roster_key``) is written into these cells and
+  the hidden tests, so that no two students of the roster share the numbers
+  of an exercise whose design separates them; the key is also written to
+  ``COURSE/course_key.txt`` (``course/make_rubric_sheets.py --key``).
+  Without a roster the numbers come from the id alone, and students of one
+  class share an exercise's numbers now and then;
 * after each exercise that asks for a derivation or an interpretation
   (course/course_metrics.py, KIND), a Markdown answer cell graded by hand,
   worth the points of its rubric in chapters/rubrics.md.
@@ -99,8 +106,10 @@ def answer_name(label):
     return "answer_" + label.split("-ex-", 1)[1].replace("-", "_")
 
 
-def answer_cells(label, number):
-    """The cells that grade the numerical answer of exercise ``label``."""
+def answer_cells(label, number, key=None):
+    """The cells that grade the numerical answer of exercise ``label``
+    (``key``: the course key of the roster, or None)."""
+    with_key = f", key={key!r}" if key else ""
     spec = CHECKS[label]
     name = answer_name(label)
     cells = []
@@ -115,8 +124,8 @@ def answer_cells(label, number):
             "check your variant.", metadata=meta(f"{key}-variant-text", locked=True)))
         cells.append(nbformat.v4.new_code_cell(
             "from aukbook.variants import describe_variant, variant\n\n"
-            f"print(describe_variant({label!r}, STUDENT_ID))\n"
-            f"{var} = variant({label!r}, STUDENT_ID)  # the same numbers, by name",
+            f"print(describe_variant({label!r}, STUDENT_ID{with_key}))\n"
+            f"{var} = variant({label!r}, STUDENT_ID{with_key})  # the same numbers, by name",
             metadata=meta(f"{key}-variant", locked=True)))
     if spec["kind"] == "function":
         what = (f"Set `{name}` to your function: {spec['form']} "
@@ -135,14 +144,15 @@ def answer_cells(label, number):
         n = len(spec["digests"])
         what = f"Set `{name}` to {spec['form']}."
         solution = (f"from answers.grading import expected\n"
-                    f"{name} = expected({label!r}, STUDENT_ID)")
+                    f"{name} = expected({label!r}, STUDENT_ID{with_key})")
         shape = "a number" if n == 1 else f"{n} numbers"
         form_test = (
             f"_value = np.asarray({name}, dtype=float)\n"
             f"assert _value.size == {n}, \"{name} should be {shape}\"\n"
             "assert np.all(np.isfinite(_value)), \"every number should be finite\"")
         hidden = (f"from answers.grading import value_ok\n"
-                  f"assert value_ok({label!r}, {name}, globals().get('STUDENT_ID'))")
+                  f"assert value_ok({label!r}, {name}, globals().get('STUDENT_ID')"
+                  f"{with_key})")
     cells.append(nbformat.v4.new_markdown_cell(
         f"**Answer to exercise {number}** ({FORM_POINTS + VALUE_POINTS} points, "
         f"graded automatically). {what}",
@@ -211,7 +221,7 @@ def student_id_cells(aid=""):
     ]
 
 
-def assignment_notebook(path, index, rubrics):
+def assignment_notebook(path, index, rubrics, key=None):
     """The nbgrader source notebook of one chapter; returns (notebook, summary)."""
     doc = os.path.splitext(os.path.basename(path))[0]
     nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=False,
@@ -229,7 +239,7 @@ def assignment_notebook(path, index, rubrics):
             row = {"label": label, "number": number, "auto": 0, "manual": 0,
                    "variant": label in VARIANT_LABELS}
             if label in CHECKS:
-                cells += answer_cells(label, number)
+                cells += answer_cells(label, number, key)
                 row["auto"] = FORM_POINTS + VALUE_POINTS
             if label in rubrics:
                 cells += written_cells(label, number, rubrics[label])
@@ -249,9 +259,11 @@ def assignment_id(path):
     return os.path.basename(path)[:4]          # ch01_accuracy_kappa.ipynb -> ch01
 
 
-def write_course(course, chapters=None):
+def write_course(course, chapters=None, key=None):
     course = os.path.abspath(course)
     os.makedirs(course, exist_ok=True)
+    with open(os.path.join(course, "course_key.txt"), "w", encoding="utf-8") as fh:
+        fh.write((key or "none") + "\n")
     with open(os.path.join(course, "nbgrader_config.py"), "w", encoding="utf-8") as fh:
         fh.write(CONFIG.format(tests=os.path.join(ROOT, "tests")))
     index = BookIndex.from_book(ROOT, {"repository_url": repository_url()})
@@ -261,7 +273,7 @@ def write_course(course, chapters=None):
         aid = assignment_id(path)
         if chapters and aid not in chapters:
             continue
-        nb, summary = assignment_notebook(path, index, rubrics)
+        nb, summary = assignment_notebook(path, index, rubrics, key)
         target = os.path.join(course, "source", aid)
         shutil.rmtree(target, ignore_errors=True)
         os.makedirs(target)
@@ -276,8 +288,18 @@ def main(argv=None):
                         default=os.path.join(ROOT, "_build", "grading"))
     parser.add_argument("--chapters", nargs="*", default=None,
                         help="assignment ids to write (ch01 ...); default: all")
+    parser.add_argument("--roster", default=None,
+                        help="the class roster (one id a line, or a CSV with a "
+                             "student_id column): its course key goes into the "
+                             "variants and hidden tests")
     args = parser.parse_args(argv)
-    written = write_course(args.course, args.chapters)
+    key = None
+    if args.roster:
+        from make_rubric_sheets import read_roster
+        from aukbook.variants import roster_key
+        key = roster_key(read_roster(args.roster))
+        print(f"course key of {args.roster}: {key}")
+    written = write_course(args.course, args.chapters, key)
     for aid, rows in written.items():
         auto = sum(r["auto"] for r in rows)
         manual = sum(r["manual"] for r in rows)

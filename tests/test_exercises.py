@@ -434,3 +434,64 @@ def test_every_check_names_an_exercise_in_the_book():
     text = "".join(open(p).read() for p in glob.glob(os.path.join(root, "chapters", "*.ipynb")))
     labels = set(re.findall(r":label: (ch\d+-ex-[a-z-]+)", text))
     assert set(CHECKS) <= labels
+
+
+# --- a self-check cannot be searched for a graded answer ----------------------------
+# Every graded exercise with a number for an answer has per-student variants, and
+# its self-check knows only the book's numbers: the hashes hold the grid cells of
+# the book's answer.  A search of the self-check therefore recovers the book's
+# answer, and no design entry lies within aukbook.variants' exclusion zone of it.
+# The two exercises that ask for a formula are graded at random points the
+# self-check never saw.
+
+def _search_ids():
+    from test_variants import KEYS, ROSTERS
+
+    out = [(sid, KEYS[name]) for name, ids in ROSTERS.items() for sid in ids]
+    return out + [(f"s{i:03d}", None) for i in range(1, 201)]   # roster-free too
+
+
+@pytest.mark.parametrize("label", sorted(CHECKS))
+def test_self_check_search_recovers_no_graded_answer(label):
+    """Search the self-check over the cells around every graded answer of 600
+    students (two rosters of 200 with their course keys, 200 ids without one):
+    it accepts no number within the tolerance of any of them."""
+    from aukbook.checks import _cell, _digest
+    from aukbook.variants import FIXED, VARIANT_LABELS, design_index
+
+    spec = CHECKS[label]
+    atol = float(spec["atol"])
+    if spec["kind"] == "function":
+        assert label in FIXED
+        from answers.grading import answer, function_ok
+        # the best a search can do: the reference's exact outputs at every probe the
+        # self-check hashes, and anything elsewhere
+        table = {tuple(args): answer(label).reference(*args) for args in spec["probes"]}
+        lookup = lambda *args: table.get(tuple(float(a) for a in args), 0.5)  # noqa: E731
+        assert check(label, lookup)              # it passes the self-check ...
+        assert not function_ok(label, lookup)    # ... and fails the grader
+        return
+    assert label in VARIANT_LABELS, f"{label} is graded on the book's numbers"
+    from test_variants import book_answer, entry_answer
+
+    book = book_answer(label)
+    book_cells = [_cell(v, atol) for v in book]
+    # the self-check's hashes are the book's cells: what any search recovers
+    assert [_digest(label, i, c) for i, c in enumerate(book_cells)] == spec["digests"]
+    windows = {}
+    for sid, key in _search_ids():
+        index = design_index(label, sid, key)
+        got = entry_answer(label, index)
+        # the number furthest (in cells) from the book's answer
+        i = int(np.argmax(np.abs(np.floor(got / atol) - book_cells)))
+        window = range(_cell(got[i] - atol, atol) - 1, _cell(got[i] + atol, atol) + 2)
+        # a value v within atol of got[i] has its cell in the window's middle, and
+        # the self-check accepts v only if a cell next to v's hashes to the digest
+        assert min(abs(c - book_cells[i]) for c in window) >= 2, (label, sid)
+        windows[index] = [(i, c) for c in window]
+    # and the search itself, hash by hash (5 ms a hash), over the windows of 12
+    # students' answers spread over the design
+    sample = sorted(windows)[:: max(1, len(windows) // 12)]
+    cells = {cell for index in sample for cell in windows[index]}
+    assert [cell for cell in sorted(cells)
+            if _digest(label, cell[0], cell[1]) == spec["digests"][cell[0]]] == []

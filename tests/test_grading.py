@@ -160,11 +160,13 @@ def test_hidden_tests_of_fixed_and_function_answers(sources):
 
     assert not passes(ok, {"answer_counts": accuracy})
     assert not passes(ok, {"answer_counts": 0.5})
+    # every numerical answer has per-student variants now: a number for one student
     fixed = hidden_test(notebooks["ch01"], "ch1-ex-random")
-    assert passes(fixed, {"answer_random": expected("ch1-ex-random")})
-    assert not passes(fixed, {"answer_random": expected("ch1-ex-random") + 0.11})
-    assert not passes(fixed, {"answer_random": "one"})
-    assert not passes(fixed, {"answer_random": (1.0, 1.0)})
+    mine = expected("ch1-ex-random", "s001")
+    assert passes(fixed, {"answer_random": mine, "STUDENT_ID": "s001"})
+    assert not passes(fixed, {"answer_random": mine + 0.11, "STUDENT_ID": "s001"})
+    assert not passes(fixed, {"answer_random": "one", "STUDENT_ID": "s001"})
+    assert not passes(fixed, {"answer_random": (1.0, 1.0), "STUDENT_ID": "s001"})
 
 
 def test_the_grader_uses_the_collected_id(tmp_path, monkeypatch):
@@ -218,7 +220,8 @@ def test_grade_three_submissions(tmp_path):
     for needle in ("BEGIN SOLUTION", "HIDDEN TESTS", "answers", "value_ok",
                    "expected("):
         assert needle not in text, needle
-    assert f"{float(expected('ch1-ex-random')):.4f}" not in text
+    for sid in ("s001", "s002"):
+        assert f"{float(expected('ch1-ex-random', sid)):.4f}" not in text
     assert "raise NotImplementedError()" in text
 
     assert np.max(np.abs(np.subtract(expected("ch1-ex-fourth", "s901"),
@@ -254,3 +257,34 @@ def test_grade_three_submissions(tmp_path):
     for sid in marks:
         page = course / "feedback" / sid / "ch01" / NOTEBOOK.replace(".ipynb", ".html")
         assert page.is_file(), page
+
+
+def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_path):
+    """``make release ROSTER=FILE``: the course key of the roster goes into the
+    variant cells and the hidden tests, so that no two of its 200 students share
+    the numbers of ch1-ex-fourth; each hidden test accepts the student's own
+    answer under the key and rejects every classmate's."""
+    from aukbook.variants import roster_key
+
+    ids = [f"{n:07d}" for n in range(4_200_000, 4_200_200)]
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name,student_id\n" + "".join(f"N {i},{i}\n" for i in ids))
+    course = tmp_path / "course"
+    assert make_assignments.main([str(course), "--chapters", "ch01",
+                                  "--roster", str(roster)]) == 0
+    key = roster_key(ids)
+    assert (course / "course_key.txt").read_text().strip() == key
+    nb = nbformat.read(glob.glob(str(course / "source" / "ch01" / "*.ipynb"))[0], 4)
+    cells = grade_cells(nb)
+    assert f"key={key!r}" in cells["ch1-ex-fourth-variant"].source
+    label, name = "ch1-ex-fourth", make_assignments.answer_name("ch1-ex-fourth")
+    code = hidden_test(nb, label)
+    answers = {sid: np.ravel(expected(label, sid, key)) for sid in ids}
+    table = np.array(list(answers.values()))
+    gap = np.max(np.abs(table[:, None, :] - table[None, :, :]), axis=2)
+    np.fill_diagonal(gap, np.inf)
+    assert gap.min() > 2 * answer(label).atol            # nobody shares an answer
+    for sid in ids[::40]:
+        assert passes(code, {name: answers[sid], "STUDENT_ID": sid})
+        for other in ids[1::40]:
+            assert not passes(code, {name: answers[other], "STUDENT_ID": sid})

@@ -19,3 +19,11 @@ class Answer:
     kind: str = "values"   # "values" or "function"
     probe: object = None   # kind="function": callable(rng) -> tuple of arguments
     n_probes: int = field(default=20)
+
+
+def num(x, digits=3):
+    """``x`` rounded to ``digits`` decimals, without trailing zeros (0.930 -> 0.93)."""
+    text = f"{x:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

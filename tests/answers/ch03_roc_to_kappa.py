@@ -11,10 +11,10 @@ def _worst(p):
     return -2 * p * (1 - p) / (1 - 2 * p * (1 - p))
 
 
-def _straight_argmax():
+def _straight_argmax(fpr=0.2, tpr=0.7, prevalence=0.1):
     f = np.linspace(0, 1, 2001)
-    t = np.interp(f, [0, 0.2, 1], [0, 0.7, 1])
-    return float(f[np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.1))])
+    t = np.interp(f, [0, fpr, 1], [0, tpr, 1])
+    return float(f[np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=prevalence))])
 
 
 ANSWERS = {
@@ -42,4 +42,8 @@ def target_variant(prevalence, fpr, kappa):
     return tpr_from_kappa(kappa, fpr, prevalence)
 
 
-VARIANTS = {"ch3-ex-target": target_variant}
+VARIANTS = {"ch3-ex-target": target_variant, "ch3-ex-straight": _straight_argmax}
+
+RUBRIC_VALUES = {
+    "ch3-ex-straight": lambda fpr, tpr, prevalence: {"f": f"{fpr:g}"},
+}

@@ -4,28 +4,26 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.stats import norm
 
-from auklib import kappa_from_rates
 from aukbook.plotting import binormal_roc
 
 from . import Answer
 
 
 def _fstar():
-    def tangency(f, d=1.0, p=0.05):
-        c = norm.isf(f)
-        t = binormal_roc(d, f)
-        return norm.pdf(c - d) / norm.pdf(c) - (p + (1 - 2 * p) * t) / (p + (1 - 2 * p) * f)
-
-    return brentq(tangency, 1e-6, 0.9)
+    return solve_variant(1.0, 0.05)
 
 
-def _flagged():
-    f = np.linspace(0, 1, 1_000_001)
-    t = binormal_roc(2.0, f)
-    out = []
-    for i in (np.argmax(kappa_from_rates(tpr=t, fpr=f, prevalence=0.02)), np.argmax(t - f)):
-        out.append(10_000 * (0.02 * t[i] + 0.98 * f[i]))
-    return tuple(out)
+def _optima(d, prevalence):
+    """(f, t) at the kappa optimum (tangency (26), solved) and at the Youden optimum
+    (slope 1: the threshold c = d/2 on the negatives' scale)."""
+    f_k = solve_variant(d, prevalence)
+    f_y = norm.sf(d / 2)
+    return (f_k, binormal_roc(d, f_k)), (f_y, binormal_roc(d, f_y))
+
+
+def _flagged(d=2.0, prevalence=0.02):
+    return tuple(10_000 * (prevalence * t + (1 - prevalence) * f)
+                 for f, t in _optima(d, prevalence))
 
 
 ANSWERS = {
@@ -57,7 +55,33 @@ def solve_variant(d, prevalence):
         slope = (p + (1 - 2 * p) * t) / (p + (1 - 2 * p) * f)
         return norm.pdf(c - d) / norm.pdf(c) - slope
 
-    return brentq(tangency, 1e-6, 0.9)
+    return brentq(tangency, 1e-9, 0.9, xtol=1e-14)
 
 
-VARIANTS = {"ch5-ex-solve": solve_variant}
+def pivot_variant(p1, p2, p3):
+    """ch5-ex-pivot at the student's three class shares."""
+    return tuple(-p / (1 - 2 * p) for p in (p1, p2, p3))
+
+
+VARIANTS = {"ch5-ex-pivot": pivot_variant, "ch5-ex-solve": solve_variant,
+            "ch5-ex-deploy": _flagged}
+
+
+def _signed(x):
+    return f"{x:+.3f}"
+
+
+def _deploy_rubric(d, prevalence):
+    (fk, tk), (fy, ty) = _optima(d, prevalence)
+    cases = 10_000 * prevalence
+    flag = [10_000 * (prevalence * t + (1 - prevalence) * f) for f, t in ((fk, tk), (fy, ty))]
+    return {"k_flagged": f"{flag[0]:,.0f}", "k_found": f"{cases * tk:,.0f}",
+            "y_flagged": f"{flag[1]:,.0f}", "y_found": f"{cases * ty:,.0f}",
+            "cases": f"{cases:,.0f}"}
+
+
+RUBRIC_VALUES = {
+    "ch5-ex-pivot": lambda p1, p2, p3: dict(zip(("v1", "v2", "v3"), (
+        _signed(v) for v in pivot_variant(p1, p2, p3)))),
+    "ch5-ex-deploy": _deploy_rubric,
+}

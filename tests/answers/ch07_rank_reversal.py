@@ -30,9 +30,9 @@ def scores_for(share, seed):
     return y_te, (s_lin, s_net)
 
 
-def _split_count():
+def _split_count(first=50, last=69):
     count = 0
-    for seed in range(50, 70):
+    for seed in range(first, last + 1):
         y, scores = scores_for(0.11, seed)
         auc = [roc_auc_score(y, s) for s in scores]
         auk = [auk_score(y, s, method="exact") for s in scores]
@@ -40,8 +40,8 @@ def _split_count():
     return int(count)
 
 
-def _hull_raise(seed=0):
-    y, scores = scores_for(0.11, seed)
+def _hull_raise(seed=0, share=0.11):
+    y, scores = scores_for(share, seed)
     out = []
     for s in scores:
         fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
@@ -68,9 +68,26 @@ ANSWERS = {
 }
 
 
-def hull_variant(seed):
+def hull_variant(share, seed):
     """ch7-ex-hull (a) on the student's split."""
-    return _hull_raise(seed)
+    return _hull_raise(seed, share)
 
 
-VARIANTS = {"ch7-ex-hull": hull_variant}
+VARIANTS = {"ch7-ex-hull": hull_variant, "ch7-ex-split": _split_count}
+
+
+def _split_rubric(first, last):
+    count = _split_count(first, last)
+    spread = (20 * 0.1 * 0.9) ** 0.5
+    return {"count": str(count),
+            "in_line": ("well in line" if abs(count - 2) <= spread else
+                        "in line (within two standard deviations)"
+                        if abs(count - 2) <= 2 * spread else
+                        "more than two standard deviations away: worth a look")}
+
+
+RUBRIC_VALUES = {
+    "ch7-ex-split": _split_rubric,
+    "ch7-ex-hull": lambda share, seed: dict(zip(
+        ("linear", "net"), (f"{v:.4f}" for v in hull_variant(share, seed)))),
+}

@@ -1,5 +1,6 @@
 """Chapter 8: nine metrics under class imbalance."""
 
+from fractions import Fraction
 from itertools import permutations, product
 
 import numpy as np
@@ -43,8 +44,9 @@ def _null_variance(table=TABLE):
     return float(np.var(d))
 
 
-def raw_lr_test_scores():
-    """The chapter's raw-data logistic regression and its test scores."""
+def raw_lr_test_scores(seed=0):
+    """The chapter's raw-data logistic regression and its test scores (the test
+    split drawn with ``random_state=seed``; the chapter's is 0)."""
     from sklearn.datasets import load_digits
     from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
@@ -61,7 +63,7 @@ def raw_lr_test_scores():
     keep = np.sort(np.concatenate([neg, rng.choice(pos, n_pos, replace=False)]))
     X, y = quadrants[keep], y_all[keep]
     X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=0.25, stratify=y, random_state=0)
+        X, y, test_size=0.25, stratify=y, random_state=seed)
     X_fit, X_val, y_fit, y_val = train_test_split(
         X_train, y_train, test_size=0.2, stratify=y_train, random_state=0)
     best = None
@@ -99,6 +101,28 @@ ANSWERS = {
 }
 
 
+def threshold_variant(seed):
+    """ch8-ex-threshold on the student's test split."""
+    return kappa_optimal_point(*raw_lr_test_scores(seed)).kappa
+
+
 # ch8-ex-friedman and ch8-ex-null on the student's table (one variant for both)
 VARIANTS = {"ch8-ex-friedman": lambda raw, down: _exact_p([raw, down]),
-            "ch8-ex-null": lambda raw, down: _null_variance([raw, down])}
+            "ch8-ex-null": lambda raw, down: _null_variance([raw, down]),
+            "ch8-ex-threshold": threshold_variant}
+
+
+def _friedman_rubric(raw, down):
+    from auklib import friedman_aligned_ranks
+
+    table = np.array([raw, down], dtype=float)
+    p = _exact_p(table)
+    return {"t": f"{_t(_ranks(table)):.2f}",
+            "p": str(Fraction(p).limit_denominator(36)),
+            "chi2": f"{friedman_aligned_ranks(table).p_value:.3f}"}
+
+
+RUBRIC_VALUES = {
+    "ch8-ex-friedman": _friedman_rubric,
+    "ch8-ex-threshold": lambda seed: {"kappa": f"{threshold_variant(seed):.3f}"},
+}

@@ -13,18 +13,18 @@ def _bc_levels():
     return (float(norm.cdf(2 * z0 - z)), float(norm.cdf(2 * z0 + z)))
 
 
-def pairing_example():
+def pairing_example(noise_a=0.5, noise_b=0.8):
     """The two classifiers of the chapter's section on paired comparison."""
     rng = np.random.default_rng(3)
     y = np.r_[np.ones(50, dtype=int), np.zeros(450, dtype=int)]
     latent = np.r_[rng.normal(1.5, 1, 50), rng.normal(0, 1, 450)]
-    a = latent + rng.normal(0, 0.5, latent.size)
-    b = latent + rng.normal(0, 0.8, latent.size)
+    a = latent + rng.normal(0, noise_a, latent.size)
+    b = latent + rng.normal(0, noise_b, latent.size)
     return y, a, b
 
 
-def _pairing_ratio():
-    y, a, b = pairing_example()
+def _pairing_ratio(noise_a=0.5, noise_b=0.8):
+    y, a, b = pairing_example(noise_a, noise_b)
     res = auk_compare(y, a, b, n_resamples=2000, random_state=0)
     se_a = auk_confidence_interval(y, a, n_resamples=2000, random_state=0).standard_error
     se_b = auk_confidence_interval(y, b, n_resamples=2000, random_state=0).standard_error
@@ -53,4 +53,18 @@ def bc_variant(share_below, level):
     return (float(norm.cdf(2 * z0 - z)), float(norm.cdf(2 * z0 + z)))
 
 
-VARIANTS = {"ch9-ex-bc": bc_variant}
+VARIANTS = {"ch9-ex-bc": bc_variant, "ch9-ex-paired": _pairing_ratio}
+
+
+def _bc_rubric(share_below, level):
+    low, high = bc_variant(share_below, level)
+    z = norm.ppf(1 - (1 - level) / 2)
+    alpha = (1 - level) / 2
+    up = share_below > 0.5
+    return {"share": f"{share_below:g}", "z": f"{z:.3f}", "low": f"{low:.3f}",
+            "high": f"{high:.3f}", "plain": f"{alpha:g} and {1 - alpha:g}",
+            "direction": "up" if up else "down",
+            "side": "below" if up else "above"}
+
+
+RUBRIC_VALUES = {"ch9-ex-bc": _bc_rubric}

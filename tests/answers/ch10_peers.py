@@ -12,10 +12,10 @@ def _kappa_mcc(tp=12, fn=8, fp=30, tn=150):
     return kappa_from_confusion(tp, fn, fp, tn), mcc
 
 
-def _two_accounts():
+def _two_accounts(ap=0.204):
     # constant scores: (1 + p) / 2 rounds to 0.533 for 0.065 <= p < 0.067
     p_min, p_max = 2 * 0.5325 - 1, 2 * 0.5335 - 1
-    p, ap, trap = 0.067, 0.204, 0.533
+    p, trap = 0.067, 0.533
     # rho q + (1 - rho) p = ap and rho (1 + q) / 2 + (1 - rho) (q + p) / 2 = trap
     rho = max(np.roots([-(1 - p), 2 * trap - 2 * p, p - ap]).real)
     return p_min, p_max, rho, 2 * trap - p - rho * (1 - p)
@@ -47,4 +47,21 @@ ANSWERS = {
 }
 
 
-VARIANTS = {"ch10-ex-tables": _kappa_mcc}
+def hand_variant(labels, scores):
+    """ch10-ex-hand with the student's labels and scores."""
+    return h_measure(list(labels), list(scores), severity_ratio=1.0)
+
+
+VARIANTS = {"ch10-ex-tables": _kappa_mcc, "ch10-ex-hand": hand_variant,
+            "ch10-ex-report": _two_accounts}
+
+
+def _report_rubric(ap):
+    p_min, p_max, rho, q = _two_accounts(ap)
+    p, trap = 0.067, 0.533
+    other = min(np.roots([-(1 - p), 2 * trap - 2 * p, p - ap]).real)
+    return {"rho": f"{rho:.2f}", "q": f"{q:.2f}", "rho_other": f"{other:.2f}",
+            "q_other": f"{2 * trap - p - other * (1 - p):.2f}"}
+
+
+RUBRIC_VALUES = {"ch10-ex-report": _report_rubric}

@@ -7,8 +7,8 @@ from auklib import auk_from_roc
 from . import Answer
 
 
-def _bin_bounds():
-    pos, neg = np.array([4, 2, 0]), np.array([1, 5, 8])
+def _bin_bounds(bins=((4, 1), (2, 5), (0, 8))):
+    pos, neg = np.array([b[0] for b in bins]), np.array([b[1] for b in bins])
     t = np.concatenate(([0], np.cumsum(pos))) / pos.sum()
     f = np.concatenate(([0], np.cumsum(neg))) / neg.sum()
     p = pos.sum() / (pos.sum() + neg.sum())
@@ -41,4 +41,5 @@ def start_variant(ranges):
     return sum(neg[:-1]) / sum(neg), sum(pos[:-1]) / sum(pos)
 
 
-VARIANTS = {"ch11-ex-start": start_variant}
+VARIANTS = {"ch11-ex-start": start_variant, "ch11-ex-bins": _bin_bounds}
+

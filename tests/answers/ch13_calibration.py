@@ -1,14 +1,14 @@
 """Chapter 13: calibration and costs."""
 
+from fractions import Fraction
+
 import numpy as np
 
-from . import Answer
+from . import Answer, num
 
 
-def _rain_terms():
-    days = np.array([60, 30, 10])
-    said = np.array([0.1, 0.5, 0.9])
-    rained = np.array([5, 18, 8])
+def _rain_terms(days=(60, 30, 10), said=(0.1, 0.5, 0.9), rained=(5, 18, 8)):
+    days, said, rained = np.array(days), np.array(said), np.array(rained)
     o_k = rained / days
     base = rained.sum() / days.sum()
     rel = np.sum(days * (said - o_k) ** 2) / days.sum()
@@ -16,15 +16,14 @@ def _rain_terms():
     return rel, res, base * (1 - base)
 
 
-def _weights():
-    beta = 1 / 5
-    q = 0.4
+def _weights(w1=5, q=0.4):
+    beta = 1 / w1
     return beta * q / (beta * q + 1 - q), 1 / (1 + beta)
 
 
-def _rate_uniform():
-    p = 0.07
-    return tuple(0.5 + (1 - p) * p * (1 - 2 * auc) for auc in (0.80, 0.90))
+def _rate_uniform(prevalence=0.07, auc_a=0.80, auc_b=0.90):
+    p = prevalence
+    return tuple(0.5 + (1 - p) * p * (1 - 2 * auc) for auc in (auc_a, auc_b))
 
 
 ANSWERS = {
@@ -48,3 +47,51 @@ ANSWERS = {
              "n = 1 - p.",
         atol=1e-6),
 }
+
+
+VARIANTS = {"ch13-ex-brier": _rain_terms, "ch13-ex-weights": _weights,
+            "ch13-ex-rate": _rate_uniform}
+
+
+def _brier_rubric(days, said, rained):
+    rel, res, unc = _rain_terms(days, said, rained)
+    days, said, rained = np.array(days), np.array(said), np.array(rained)
+    base = rained.sum() / days.sum()
+    parts = days * (said - rained / days) ** 2 / days.sum()
+    order = np.argsort(parts)[::-1]
+    top, second = order[0], order[1]
+    gap = abs(said[top] - rained[top] / days[top])
+    gap2 = abs(said[second] - rained[second] / days[second])
+    ratio = res / rel if rel > 0 else float("inf")
+    return {
+        "rel": f"{rel:.4f}", "res": f"{res:.4f}", "unc": f"{unc:.4f}",
+        "base": num(base, 2), "nbase": num(1 - base, 2),
+        "brier": f"{rel - res + unc:.3f}",
+        "top": f"{said[top]:g}", "top_pct": f"{100 * rained[top] / days[top]:.0f}",
+        "top_days": str(days[top]), "top_part": f"{parts[top]:.4f}",
+        "second": f"{said[second]:g}", "gap2": num(gap2, 3), "gap": num(gap, 3),
+        "second_part": f"{parts[second]:.4f}",
+        "winner": "resolution" if res > rel else "reliability",
+        "ratio": f"{ratio:.0f}" if ratio >= 2 else f"{ratio:.1f}",
+        "res_short": f"{res:.3f}",
+    }
+
+
+def _weights_rubric(w1, q):
+    eta, q_star = _weights(w1, q)
+    beta = Fraction(1) / Fraction(w1).limit_denominator(100)
+    eta_f = Fraction(eta).limit_denominator(1000)
+    star_f = Fraction(q_star).limit_denominator(1000)
+    return {"beta": num(float(beta), 4), "q": f"{q:g}",
+            "eta": (f"{eta_f} \\approx {eta:.3f}" if abs(float(eta_f) - eta) < 1e-12
+                    else f"{eta:.4f}"),
+            "q_star": f"{star_f}" if abs(float(star_f) - q_star) < 1e-12 else f"{q_star:.4f}"}
+
+
+def _rate_rubric(prevalence, auc_a, auc_b):
+    a, b = _rate_uniform(prevalence, auc_a, auc_b)
+    return {"pn": num(prevalence * (1 - prevalence), 6), "a": f"{a:.4f}", "b": f"{b:.4f}"}
+
+
+RUBRIC_VALUES = {"ch13-ex-brier": _brier_rubric, "ch13-ex-weights": _weights_rubric,
+                 "ch13-ex-rate": _rate_rubric}

@@ -47,17 +47,22 @@ def graded_student_id(student_id=None):
     return student_id
 
 
-def expected(label, student_id=None):
-    """The reference answer of ``label``: the student's variant if it has one."""
+def expected(label, student_id=None, key=None):
+    """The reference answer of ``label``: the student's variant if it has one.
+
+    ``key`` is the course key the released assignment carries
+    (``aukbook.variants.roster_key``); without it, the roster-free variant.
+    """
     if label in VARIANT_LABELS:
         sid = graded_student_id(student_id)
-        return _module(label).VARIANTS[label](**variant(label, sid))
+        return _module(label).VARIANTS[label](**variant(label, sid, key))
     return answer(label).reference()
 
 
-def value_ok(label, value, student_id=None):
-    """True when ``value`` has the reference's shape and is within its tolerance."""
-    ref = np.atleast_1d(np.asarray(expected(label, student_id), dtype=float))
+def value_ok(label, value, student_id=None, key=None):
+    """True when ``value`` has the reference's shape and is within its tolerance
+    (``key``: the course key the assignment was released with)."""
+    ref = np.atleast_1d(np.asarray(expected(label, student_id, key), dtype=float))
     try:
         got = np.atleast_1d(np.asarray(value, dtype=float))
     except (TypeError, ValueError):

@@ -19,9 +19,15 @@ integer ``floor(r / atol)``.  An answer g is accepted when
 The reference answers are instructor material and are not part of this
 package; the book's build turns them into the hashed files
 ``aukbook/checks/<chapter>.json``, and a test keeps the two in step.
-A determined student could recover a number by trying every grid point: a
-self-check is feedback for the student, it proves nothing, and grades come
-from the instructor's grading.
+
+A hash can be searched: trying grid cells one after another recovers the
+number it hides.  So a self-check knows only the book's numbers, never a
+graded answer: in a graded assignment every exercise with a numerical
+answer uses numbers of the student's own (``aukbook.variants``), no student's
+answer lies within four tolerances of the book's, and a search of these
+files recovers only the book's answers, which the book's solutions print
+anyway.  The two exercises whose answer is a formula are graded at random
+inputs that no check here uses.
 """
 
 import hashlib
@@ -98,7 +104,8 @@ def describe(exercise):
     """What form the answer to ``exercise`` takes, and its tolerance."""
     spec = _lookup(exercise)
     return (f"{exercise}: pass {spec['form']}. Each number is accepted within "
-            f"{spec['atol']:g} of the reference.")
+            f"{spec['atol']:g} of the reference, for the book's numbers (with numbers "
+            "of your own, check your code on the book's numbers first).")
 
 
 def _as_values(x):
