@@ -118,6 +118,7 @@ def write_pages(srcdir):
 
 def _on_config_inited(app, config):
     write_pages(app.srcdir)
+    write_helpers_page(app.srcdir)
 
 
 # -- the summary table -----------------------------------------------------------
@@ -132,6 +133,12 @@ def _summary_directive():
         required_arguments = 0
         optional_arguments = 1
 
+        def get_items(self, names):
+            # autosummary cuts the summary at the first ". " ("..., eq." of
+            # "eq. (21)"): show the docstring's whole summary line instead
+            return [(name, sig, summary_line(real_name) or summary, real_name)
+                    for name, sig, summary, real_name in super().get_items(names)]
+
         def run(self):
             dask = self.arguments[:1] == [f"{MODULE}.{DASK}"]
             self.content = StringList(
@@ -141,6 +148,113 @@ def _summary_directive():
             return super().run()
 
     return AukApiSummary
+
+
+def summary_line(real_name):
+    """The first paragraph of the docstring of ``real_name`` ('auklib.auk_score'),
+    on one line: the summary line of a numpydoc docstring, whole."""
+    import importlib
+    import inspect
+
+    module, _, name = real_name.rpartition(".")
+    try:
+        obj = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError):
+        return ""
+    doc = inspect.getdoc(obj) or ""
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
+# -- the book's helpers: aukbook -------------------------------------------------
+HELPERS_DOC = "chapters/api/aukbook"
+
+
+def book_helpers(chapters):
+    """{module: [names]} that the chapters' code cells import from ``aukbook``
+    (``from aukbook.plotting import binormal_roc``), in the order of the modules'
+    names and of the names within a module."""
+    import ast
+    import glob
+    import json
+
+    found = {}
+    for path in sorted(glob.glob(os.path.join(chapters, "*.ipynb"))):
+        with open(path, encoding="utf-8") as fh:
+            cells = json.load(fh)["cells"]
+        for cell in cells:
+            if cell["cell_type"] != "code":
+                continue
+            source = "\n".join(line for line in "".join(cell["source"]).splitlines()
+                               if not line.lstrip().startswith(("%", "!")))
+            try:
+                tree = ast.parse(source)
+            except SyntaxError:
+                continue
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.ImportFrom) and node.module
+                        and node.module.split(".")[0] == "aukbook"):
+                    found.setdefault(node.module, set()).update(a.name for a in node.names)
+    return {module: sorted(found[module]) for module in sorted(found)}
+
+
+# helpers no chapter imports but the documented ones refer to (:func:`describe`)
+HELPERS_ALSO = {"aukbook.checks": ["describe"], "aukbook.plotting": ["described_figure_html"]}
+
+
+def _helper_lines(name, obj):
+    if isinstance(obj, type):
+        return [f".. autoclass:: {name}", "   :members:"]
+    if callable(obj):
+        return [f".. autofunction:: {name}"]
+    # a constant: autodata would show the docstring of its type (dict's, list's)
+    return [f".. py:data:: {name}", "",
+            f"   A constant of the module (a ``{type(obj).__name__}``); its value is in"
+            " the module's source."]
+
+
+def helpers_text(helpers):
+    """The reST of the reference page of the ``aukbook`` helpers."""
+    import importlib
+
+    title = "The book's helpers: aukbook"
+    lines = [
+        ".. This page is written by builders/api_links.py from the chapters' imports;",
+        "   edits here are overwritten.",
+        "",
+        title,
+        "=" * len(title),
+        "",
+        "``aukbook`` (``bookkit/aukbook/``) holds what the chapters share besides the",
+        "metrics: the case studies' data sets and models, the figures, the stored",
+        "simulation results and the exercises' self-checks.  It is installed with the",
+        "book and ships with the student notebooks, but it is not part of ``auklib``:",
+        "its functions serve the book and may change with it.  This page lists every",
+        "name a chapter imports from it, module by module, with its docstring.",
+        "",
+    ]
+    for module, names in helpers.items():
+        lines += [module, "-" * len(module), ""]
+        mod = importlib.import_module(module)
+        first = " ".join((mod.__doc__ or "").split("\n\n", 1)[0].split())
+        if first:
+            lines += [first, ""]
+        lines += [f".. currentmodule:: {module}", ""]
+        for name in sorted(set(names) | set(HELPERS_ALSO.get(module, []))):
+            lines += _helper_lines(name, getattr(mod, name)) + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def write_helpers_page(srcdir):
+    path = os.path.join(srcdir, *HELPERS_DOC.split("/")) + ".rst"
+    text = helpers_text(book_helpers(os.path.join(srcdir, "chapters")))
+    old = None
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            old = fh.read()
+    if old != text:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    return text
 
 
 # -- numbered references ---------------------------------------------------------
@@ -169,7 +283,7 @@ MENTION = re.compile(
 
 
 def _on_doctree_resolved(app, doctree, docname):
-    if docname == API_DOC or docname.startswith(GENERATED + "/"):
+    if docname in (API_DOC, HELPERS_DOC) or docname.startswith(GENERATED + "/"):
         return
     if app.builder.format != "html":
         return

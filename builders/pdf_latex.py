@@ -412,6 +412,8 @@ PREAMBLE = r"""
 \usepackage{newunicodechar}
 \newunicodechar{✗}{{\booksymbols ✗}}
 \newunicodechar{✓}{{\booksymbols ✓}}
+% the advanced-section marker (course/syllabus.py, ADVANCED)
+\newunicodechar{★}{{\booksymbols ★}}
 """
 
 

@@ -14,6 +14,7 @@ tests/test_syllabus.py fails when the page and the plan disagree.
 """
 
 import argparse
+import glob
 import json
 import os
 import re
@@ -57,8 +58,28 @@ def closure(plan, doc):
     return seen
 
 
+# The one marker of an advanced section, at the end of its heading (explained once,
+# on the landing page).  Plain text after a star, so a screen reader reads it out.
+ADVANCED = "★ Advanced"
+HEADING = re.compile(r"^(?P<hashes>#{1,6}) (?P<text>.*?)\s*$")
+
+
+def heading(line):
+    """(level, title without the marker, advanced?) of a Markdown heading line,
+    or None: '## The paired version ★ Advanced' -> (2, 'The paired version', True)."""
+    m = HEADING.match(line)
+    if not m:
+        return None
+    text = m.group("text")
+    advanced = text.endswith(ADVANCED)
+    if advanced:
+        text = text[:-len(ADVANCED)].rstrip()
+    return len(m.group("hashes")), text, advanced
+
+
 def section_numbers(notebook):
-    """{section heading: its number in the book, e.g. '6.11'} of a chapter notebook."""
+    """{section heading: its number in the book, e.g. '6.11'} of a chapter notebook
+    (headings without the advanced marker)."""
     with open(notebook, encoding="utf-8") as fh:
         nb = json.load(fh)
     chapter, found, k = number(os.path.basename(notebook)), {}, 0
@@ -66,10 +87,32 @@ def section_numbers(notebook):
         if cell["cell_type"] != "markdown":
             continue
         for line in "".join(cell["source"]).splitlines():
-            if line.startswith("## "):
+            h = heading(line)
+            if h and h[0] == 2:
                 k += 1
-                found[line[3:].strip()] = f"{chapter}.{k}"
+                found[h[1]] = f"{chapter}.{k}"
     return found
+
+
+def outline(notebook):
+    """The sections of a chapter, in order: dicts with the number ('9.5'), the
+    ``title`` (no marker), ``advanced`` (the marker on the section's heading) and
+    ``subsections`` [(title, advanced)], subsections of an advanced section
+    counting as advanced."""
+    with open(notebook, encoding="utf-8") as fh:
+        nb = json.load(fh)
+    chapter, sections = number(os.path.basename(notebook)), []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        for line in "".join(cell["source"]).splitlines():
+            h = heading(line)
+            if h and h[0] == 2:
+                sections.append({"number": f"{chapter}.{len(sections) + 1}", "title": h[1],
+                                 "advanced": h[2], "subsections": []})
+            elif h and h[0] == 3 and sections:
+                sections[-1]["subsections"].append((h[1], h[2] or sections[-1]["advanced"]))
+    return sections
 
 
 # -- checking a schedule ------------------------------------------------------
@@ -146,6 +189,77 @@ def prerequisites_cell(plan, doc, numbers):
     return text
 
 
+# -- the prerequisites cell of each chapter --------------------------------------
+# The cell right after a chapter's title cell, written from the plan (and the
+# chapter's own advanced markers) by `python course/syllabus.py --write`;
+# tests/test_prerequisites.py parses it back and checks it against the plan.
+PREREQUISITES = ":::{admonition} Prerequisites\n:class: prerequisites\n"
+# what every chapter assumes (the landing page's promise)
+BACKGROUND = "basic probability and some Python"
+
+
+def _section_list(numbers):
+    """['6.11', '6.12', '6.13'] -> '§6.11–6.13'; ['4.6', '4.8'] -> '§4.6, §4.8'."""
+    keys = sorted(numbers, key=lambda s: [int(x) for x in s.split(".")])
+    runs = []
+    for s in keys:
+        c, k = (int(x) for x in s.split("."))
+        if runs and runs[-1][1] == (c, k - 1):
+            runs[-1][1] = (c, k)
+        else:
+            runs.append([(c, k), (c, k)])
+    return ", ".join(f"§{a[0]}.{a[1]}" if a == b else f"§{a[0]}.{a[1]}–{b[0]}.{b[1]}"
+                     for a, b in runs)
+
+
+def chapter_prerequisites(plan, doc, sections):
+    """The Markdown of ``doc``'s prerequisites cell; ``sections`` is its outline()."""
+    entry = plan["chapters"][doc]
+    numbers = {s["title"]: s["number"] for s in sections}
+    needs = entry.get("needs") or []
+    lines = [PREREQUISITES.rstrip("\n"), ""]
+    read = _chapters(needs) if needs else "nothing; the book starts here"
+    lines.append(f"- **Read first:** {read}.")
+    lines.append("- **Background:** " + (entry.get("background") or BACKGROUND) + ".")
+    by_need = {}
+    for section, need in (entry.get("sections") or {}).items():
+        by_need.setdefault(tuple(sorted(need, key=number)), []).append(numbers[section])
+    if by_need:
+        lines.append("- **Some sections need more:** " + "; ".join(
+            f"{_section_list(secs)} also {'needs' if len(secs) == 1 else 'need'}"
+            f" {_chapters(need)}" for need, secs in by_need.items()) + ".")
+    advanced = [s["number"] for s in sections if s["advanced"]]
+    where = [_section_list(advanced)] if advanced else []
+    where += [f"§{s['number']}'s subsection *{t}*" for s in sections if not s["advanced"]
+              for t, a in s["subsections"] if a]
+    lines.append(f"- **{ADVANCED}:** " + (", ".join(where) + "; skip on a first reading"
+                                          if where else "none") + ".")
+    return "\n".join(lines) + "\n:::"
+
+
+def write_prerequisites(notebook, text):
+    """Put ``text`` into the chapter's prerequisites cell, the cell right after the
+    title cell (made if missing); the notebook is otherwise written back as is."""
+    with open(notebook, encoding="utf-8") as fh:
+        raw = fh.read()
+    nb = json.loads(raw)
+    dump = json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+    if dump != raw:
+        raise ValueError(f"{notebook} is not in nbformat's layout; not rewritten")
+    cells = nb["cells"]
+    source = text.splitlines(keepends=True)
+    if len(cells) > 1 and "".join(cells[1]["source"]).startswith(PREREQUISITES):
+        if cells[1]["source"] == source:
+            return False
+        cells[1]["source"] = source
+    else:
+        cells.insert(1, {"cell_type": "markdown", "id": "prerequisites", "metadata": {},
+                         "source": source})
+    with open(notebook, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(nb, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+    return True
+
+
 def schedule_table(plan, name, measured):
     schedule = plan["schedules"][name]
     rate = 200
@@ -211,6 +325,10 @@ def main(argv=None):
     for p in problems:
         print("PROBLEM: " + p)
     if args.write and not problems:
+        for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "ch*.ipynb"))):
+            doc = os.path.splitext(os.path.basename(path))[0]
+            if write_prerequisites(path, chapter_prerequisites(plan, doc, outline(path))):
+                print(f"chapters/{doc}.ipynb: prerequisites cell written")
         with open(COURSE_PAGE, encoding="utf-8") as fh:
             text = fh.read()
         new = render_page(text, plan, measured, all_section_numbers())

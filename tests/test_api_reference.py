@@ -9,6 +9,7 @@ a new function added to __all__ with a broken docstring fails here before
 the book build.
 """
 
+import json
 import os
 import re
 import shutil
@@ -85,7 +86,7 @@ def built(tmp_path_factory):
         "```python\nauk_score(y, s)\n```\n", encoding="utf-8")
     (src / "index.md").write_text(
         "# Root\n\n```{toctree}\n:glob:\nchapters/page\nchapters/api/index\n"
-        f"{api_links.GENERATED}/*\n```\n", encoding="utf-8")
+        f"{api_links.GENERATED}/*\n{api_links.HELPERS_DOC}\n```\n", encoding="utf-8")
     conf = {"extensions": ["myst_parser", "api_links"], "nitpicky": True,
             "exclude_patterns": ["_build"], **_book_settings()}
     (src / "conf.py").write_text(
@@ -148,3 +149,57 @@ def test_first_inline_mention_links_to_the_api_page(built):
     assert text.count(link) == 1
     assert 'href="api/generated/dask.auk_score_bounds.html#auklib.dask.auk_score_bounds"' \
         in text
+
+
+def test_the_summary_table_shows_each_docstrings_whole_summary_line(monkeypatch):
+    """autosummary cut "Area under the kappa curve (AUK), eq. (21) of Kaymak et
+    al." at "eq."; the table shows the docstring's first paragraph whole."""
+    import inspect
+
+    from sphinx.ext.autosummary import Autosummary
+
+    assert api_links.summary_line("auklib.auk_score") == (
+        "Area under the kappa curve (AUK), eq. (21) of Kaymak et al.")
+    for name in auklib.__all__:
+        first = inspect.getdoc(getattr(auklib, name)).split("\n\n")[0]
+        assert api_links.summary_line(f"auklib.{name}") == " ".join(first.split())
+    assert api_links.summary_line("auklib.no_such_name") == ""
+    # the directive puts it in place of autosummary's cut
+    monkeypatch.setattr(Autosummary, "get_items", lambda self, names: [
+        ("auk_score", "(y_true, y_score)", "Area under the kappa curve (AUK), eq.",
+         "auklib.auk_score")])
+    directive = api_links._summary_directive()
+    items = directive.get_items(object.__new__(directive), ["auk_score"])
+    assert items[0][2].endswith("eq. (21) of Kaymak et al.")
+
+
+def test_the_helpers_page_documents_every_aukbook_name_the_chapters_import():
+    import importlib
+
+    helpers = api_links.book_helpers(os.path.join(ROOT, "chapters"))
+    assert "check" in helpers["aukbook.checks"]
+    assert "binormal_roc" in helpers["aukbook.plotting"]
+    assert sum(len(v) for v in helpers.values()) >= 20
+    text = api_links.helpers_text(helpers)
+    for module, names in helpers.items():
+        mod = importlib.import_module(module)
+        assert f".. currentmodule:: {module}" in text
+        for name in names:
+            assert hasattr(mod, name), f"{module}.{name}"
+            assert re.search(rf"^\.\. (auto\w+|py:data):: {name}$", text, re.M), name
+    with open(os.path.join(ROOT, "_toc.yml"), encoding="utf-8") as fh:
+        toc = yaml.safe_load(fh)
+    api = [part for part in toc["parts"] if part["caption"] == "API reference"][0]
+    assert {"file": api_links.HELPERS_DOC} in api["chapters"]
+
+
+def test_book_helpers_reads_imports_from_code_cells_only(tmp_path):
+    nb = {"cells": [
+        {"cell_type": "code", "source": ["%matplotlib inline\n",
+                                         "from aukbook.plotting import (binormal_roc,\n",
+                                         "    rate_grid)\n", "import numpy\n"]},
+        {"cell_type": "markdown", "source": ["from aukbook.checks import check\n"]},
+        {"cell_type": "code", "source": ["from auklib import auk_score\n"]}]}
+    (tmp_path / "ch01_x.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    assert api_links.book_helpers(str(tmp_path)) == {
+        "aukbook.plotting": ["binormal_roc", "rate_grid"]}

@@ -32,11 +32,12 @@ def backward_links(doc):
                                          as_version=4))
     links, section = [], None
     for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
+        if cell.cell_type != "markdown" or cell.source.startswith(syllabus.PREREQUISITES):
+            continue        # the prerequisites cell is written from the map itself
         for line in cell.source.splitlines():
-            if line.startswith("## "):
-                section = line[3:].strip()
+            h = syllabus.heading(line)
+            if h and h[0] == 2:
+                section = h[1]           # the title without the advanced marker
             for target in DOC_LINK.findall(line):
                 if syllabus.number(target) < syllabus.number(doc):
                     links.append((section, target))
