@@ -25,6 +25,11 @@ syllabus = tool("syllabus")
 PLAN = syllabus.load()
 FIRST = PLAN["paths"]["first-course"]
 CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "ch*.ipynb")))
+# back matter every reader may follow a link into: the corrections of the
+# sources, each with its evidence, and the agreement with other tools.  It is
+# not a section of the course, so only its labels count (a chapter's one
+# sentence about a source links there).
+BACK_MATTER = [os.path.join(ROOT, "chapters", name) for name in ("sources.ipynb", "validation.ipynb")]
 
 TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=[ \t]*$")
 OPTION = re.compile(r"^[ \t]*:(?:label|name):[ \t]*(?P<label>\S+)")
@@ -47,7 +52,7 @@ def scan(path):
     with open(path, encoding="utf-8") as fh:
         nb = json.load(fh)
     doc = os.path.splitext(os.path.basename(path))[0]
-    chapter = syllabus.number(doc)
+    chapter = syllabus.number(doc) if re.match(r"ch\d", doc) else doc
     defined, referred, pending = [], [], []
     k, section, sec_adv, sub_adv, ex_adv = 0, f"{chapter}.0", False, False, False
     for cell in nb["cells"]:
@@ -91,10 +96,14 @@ def book():
         for label, place in defined:
             definitions[label].append(place)
         references += referred
+    for path in BACK_MATTER:
+        for label, place in scan(path)[0]:
+            definitions[label].append(place)
     return definitions, references
 
 
 DEFINITIONS, REFERENCES = book()
+BACK = {os.path.splitext(os.path.basename(p))[0] for p in BACK_MATTER}
 
 
 def only_advanced(definitions, references):
@@ -119,7 +128,8 @@ def test_the_first_course_refers_only_to_what_it_reads():
     problems = []
     for label, place in REFERENCES:
         if place.doc in FIRST and not place.advanced:
-            if not any(d.doc in FIRST and not d.advanced for d in DEFINITIONS.get(label, [])):
+            if not any((d.doc in FIRST or d.doc in BACK) and not d.advanced
+                       for d in DEFINITIONS.get(label, [])):
                 problems.append(f"{place.doc} §{place.section}: {label!r}")
     assert not problems, problems
 
@@ -135,7 +145,7 @@ def test_the_scan_finds_what_the_chapters_hold():
     assert len(DEFINITIONS) >= 100 and len(REFERENCES) >= 100
     assert any(p.advanced for defs in DEFINITIONS.values() for p in defs)
     assert ("eq-19", Place(("ch05_threshold", "5.2", False))) in REFERENCES
-    assert DEFINITIONS["ch4-chord"] == [Place(("ch04_auk", "4.6", True))]
+    assert DEFINITIONS["ch4-chord"] == [Place(("ch04_auk", "4.8", True))]
     # an exercise marked advanced, with its solution
     assert DEFINITIONS["ch12-ex-folds"][0].advanced
 
