@@ -37,6 +37,7 @@ from ._validation import (
     _as_1d_numeric,
     _binary_labels,
     _check_binary_inputs,
+    _check_labels,
     _check_option,
     _check_same_length,
     _one_class_undefined,
@@ -263,7 +264,39 @@ def _decisions(y_true, y_pred, pos_label, name):
     except TypeError as exc:
         raise TypeError(str(exc).replace("y_true", name)) from None
     _check_same_length(y_true=y_pos, **{name: d})
+    _check_label_union(y_true, y_pred, name)
     return y_pos, d
+
+
+def _distinct_labels(y, name):
+    """The (at most two) distinct labels of an already checked binary array."""
+    arr = _check_labels(y, name)
+    if arr.dtype.kind == "b":
+        arr = arr.view(np.uint8)
+    if arr.dtype.kind in "iuf":
+        return [v.item() for v in {arr.min(), arr.max()}]
+    return np.unique(arr).tolist()
+
+
+def _check_label_union(y_true, y_pred, name):
+    """Refuse decisions with a label that y_true does not have.
+
+    Each array alone may be binary and yet the two hold three labels between
+    them (``y_true`` in {a, b}, ``y_pred`` in {a, c}): the decision c would
+    silently count as negative.  scikit-learn refuses that union; so do we.
+    """
+    truth = _distinct_labels(y_true, "y_true")
+    pred = _distinct_labels(y_pred, name)
+    union = set(truth) | set(pred)
+    if len(union) > 2:
+        extra = [v for v in pred if v not in set(truth)]
+        raise ValueError(
+            f"{name} has the label{'s' if len(extra) > 1 else ''} "
+            f"{', '.join(map(repr, extra))} that y_true does not have "
+            f"(y_true's labels: {truth}); between them they hold "
+            f"{len(union)} labels, but a binary comparison needs at most two. "
+            "Map the predictions to y_true's labels first."
+        )
 
 
 def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact", pos_label=None):

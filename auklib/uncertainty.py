@@ -30,6 +30,7 @@ from ._validation import (
     _as_1d_numeric,
     _check_binary_inputs,
     _check_option,
+    _check_random_state,
     _check_same_length,
     _one_class_undefined,
 )
@@ -380,7 +381,7 @@ def auk_confidence_interval(
         Strictly between 0 and 1.
     n_resamples : int, default=2000
         Number of bootstrap replicates.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the resampling.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
@@ -444,6 +445,7 @@ def auk_confidence_interval(
     0.189 [0.163, 0.209]
     """
     confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
+    random_state = _check_random_state(random_state)
     if _check_option(method, "method", _CI_METHODS) == "analytic":
         return AUKInterval(*analytic_interval(
             y_true, y_score, confidence_level, pos_label, sample_weight))
@@ -496,7 +498,7 @@ def auk_compare(
         Strictly between 0 and 1.
     n_resamples : int, default=2000
         Number of bootstrap replicates.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the resampling.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
@@ -561,6 +563,7 @@ def auk_compare(
     0.027 [0.009, 0.045] p = 0.0037
     """
     confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
+    random_state = _check_random_state(random_state)
     a = _as_1d_numeric(y_score_a, "y_score_a")
     b = _as_1d_numeric(y_score_b, "y_score_b")
     _check_same_length(y_score_a=a, y_score_b=b)

@@ -458,3 +458,49 @@ def test_auk_compare_p_value_agrees_with_its_interval_at_small_n_resamples():
                 checked += 1
                 excluded += out
     assert 0.1 < excluded / checked < 0.9  # both outcomes were met
+
+
+# -- random_state: anything that cannot seed is refused by name ---------------------
+def _calls_with_random_state():
+    from auklib import aligned_ranks_posthoc, friedman_aligned_ranks
+
+    y, s = np.r_[np.ones(12), np.zeros(30)], np.arange(42.0)
+    table = np.random.default_rng(0).normal(size=(8, 4))
+    return {
+        "auk_confidence_interval": lambda rs: auk_confidence_interval(
+            y, s, n_resamples=20, random_state=rs),
+        "auk_compare": lambda rs: auk_compare(y, s, s[::-1], n_resamples=20,
+                                              random_state=rs),
+        "friedman_aligned_ranks": lambda rs: friedman_aligned_ranks(
+            table, method="permutation", n_permutations=99, random_state=rs),
+        "aligned_ranks_posthoc": lambda rs: aligned_ranks_posthoc(
+            table, method="permutation", n_permutations=99, random_state=rs),
+    }
+
+
+def test_every_public_function_with_random_state_is_checked_here():
+    import inspect
+
+    import auklib
+
+    takes = {name for name in auklib.__all__
+             if callable(obj := getattr(auklib, name)) and not isinstance(obj, type)
+             and "random_state" in inspect.signature(obj).parameters}
+    assert takes == set(_calls_with_random_state())
+
+
+@pytest.mark.parametrize("bad, exc", [
+    ("abc", TypeError), (-1, ValueError), (1.5, TypeError), (True, TypeError),
+    ([1, "x"], TypeError), (object(), TypeError),
+])
+@pytest.mark.parametrize("name", sorted(_calls_with_random_state()))
+def test_a_random_state_that_cannot_seed_is_refused_by_name(name, bad, exc):
+    call = _calls_with_random_state()[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.raises(exc, match="random_state"):
+            call(bad)
+        # what numpy accepts still works, and a RandomState as in scikit-learn
+        for good in (None, 0, np.int64(7), np.random.default_rng(1),
+                     np.random.SeedSequence(3), np.random.RandomState(4)):
+            call(good)
