@@ -65,7 +65,10 @@ class _Influence:
         n_pos, n_neg = float(tps[-1]), float(fps[-1])
         p, n = _shares(n_pos, n_neg)
         self.p, self.n_pos, self.n_neg = p, n_pos, n_neg
-        self.levels = thresholds[1:]  # distinct scores, decreasing
+        # the distinct scores, in the scores' own dtype (the thresholds are
+        # float64, which merges integers beyond 2**53): see cases()
+        self._score = score if weight is None else score[weight > 0]
+        self._n_levels = thresholds.shape[0] - 1
         a_cnt, b_cnt = np.diff(tps), np.diff(fps)
         # Pieces of the ROC path with width: a maximal run of levels holding
         # negatives only (horizontal), or one level holding both (diagonal).
@@ -133,18 +136,22 @@ class _Influence:
         return v_pos, v_neg
 
     def cases(self, pos_score, neg_score, w_pos=None, w_neg=None):
-        """Influence of each case (weighted: times its weight / class mean)."""
-        if_pos = self.g_pos[_level_of(self.levels, pos_score)]
-        if_neg = self.g_neg[_level_of(self.levels, neg_score)]
+        """Influence of each case (weighted: times its weight / class mean).
+
+        Each case is matched to its level by its exact score, compared in the
+        scores' own dtype: integer scores beyond 2**53 that float64 would
+        merge stay apart, as they do in the counts.
+        """
+        levels = np.unique(self._score)  # increasing, exact
+        if levels.shape[0] != self._n_levels:  # pragma: no cover - a counting bug
+            raise RuntimeError("the score levels do not match the ROC counts")
+        top = levels.shape[0] - 1
+        if_pos = self.g_pos[top - np.searchsorted(levels, pos_score)]
+        if_neg = self.g_neg[top - np.searchsorted(levels, neg_score)]
         if w_pos is not None:
             if_pos = if_pos * (w_pos / w_pos.mean())
             if_neg = if_neg * (w_neg / w_neg.mean())
         return if_pos, if_neg
-
-
-def _level_of(levels_desc, values):
-    """Index of each value among the distinct scores (sorted decreasingly)."""
-    return np.searchsorted(-levels_desc, -np.asarray(values, dtype=np.float64))
 
 
 def _variance_parts(if_pos, if_neg):

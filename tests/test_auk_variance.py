@@ -227,3 +227,35 @@ def test_stored_coverage_table_reproduces_on_a_fresh_slice(name):
     assert fresh["mean_width"] == pytest.approx(row["mean_width"], rel=0.05)
     # and the stored table itself meets the brief: MC SE <= 0.005 everywhere
     assert all(r["mc_se"] <= 0.005 for r in stored["analytic"])
+
+
+# --------------------------------------------------------------------------
+# Integer scores beyond 2**53 are data: every case is matched to its own level
+
+
+def _huge_integer_scores(seed=31, n_pos=30, n_neg=120):
+    """Distinct int64 scores that float64 cannot tell apart (spacing 1 near 2**60)."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+    rank = np.r_[rng.normal(1.0, 1, n_pos), rng.normal(0, 1, n_neg)].argsort().argsort()
+    return y, np.int64(2**60) + rank.astype(np.int64)
+
+
+def test_identical_rankings_of_huge_integer_scores_give_a_zero_difference():
+    y, s = _huge_integer_scores()
+    assert np.unique(s.astype(np.float64)).size < np.unique(s).size  # float64 merges
+    # the same ranking as small floats: a monotone transform of the scores
+    res = auk_compare(y, s, (s - np.int64(2**60)) / 7.0, method="analytic")
+    assert res.difference == 0.0
+    assert res.low == res.high == 0.0 and res.p_value == 1.0
+
+
+def test_unit_weights_give_the_unweighted_standard_error_for_huge_integer_scores():
+    y, s = _huge_integer_scores()
+    plain = auk_confidence_interval(y, s, method="analytic")
+    weighted = auk_confidence_interval(y, s, method="analytic",
+                                       sample_weight=np.ones(y.size))
+    # the same scores shifted into float64's exact range rank identically
+    small = auk_confidence_interval(y, s - np.int64(2**60), method="analytic")
+    assert plain.standard_error == pytest.approx(small.standard_error, rel=1e-12)
+    assert weighted.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
