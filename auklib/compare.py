@@ -403,19 +403,19 @@ def _kappa_variance(cells, n):
         Var = ( sum_i p_ii [(1 - p_e) - (p_.i + p_i.)(1 - p_o)]^2
               + (1 - p_o)^2 sum_{i != j} p_ij (p_.i + p_j.)^2
               - (p_o p_e - 2 p_e + p_o)^2 ) / (n (1 - p_e)^4).
+
+    Vectorised: ``cells`` is (tp, fn, fp, tn) along the first axis, each a
+    share (array or number); NaN where p_e = 1.
     """
-    tp, fn, fp, tn = cells
-    p = np.array([[tp, fn], [fp, tn]])  # rows: truth positive, negative
-    row, col = p.sum(axis=1), p.sum(axis=0)
-    po, pe = p[0, 0] + p[1, 1], float(row @ col)
-    total = 0.0
-    for i in range(2):
-        total += p[i, i] * ((1 - pe) - (col[i] + row[i]) * (1 - po)) ** 2
-        for j in range(2):
-            if i != j:
-                total += (1 - po) ** 2 * p[i, j] * (col[i] + row[j]) ** 2
-    total -= (po * pe - 2 * pe + po) ** 2
-    return max(total, 0.0) / (n * (1 - pe) ** 4)
+    tp, fn, fp, tn = (np.asarray(c, dtype=np.float64) for c in cells)
+    r1, r2, c1, c2 = tp + fn, fp + tn, tp + fp, fn + tn  # truth rows, columns
+    po, pe = tp + tn, r1 * c1 + r2 * c2
+    total = (tp * ((1 - pe) - (c1 + r1) * (1 - po)) ** 2
+             + tn * ((1 - pe) - (c2 + r2) * (1 - po)) ** 2
+             + (1 - po) ** 2 * (fn * (c1 + r2) ** 2 + fp * (c2 + r1) ** 2)
+             - (po * pe - 2 * pe + po) ** 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.maximum(total, 0.0) / (n * (1 - pe) ** 4)
 
 
 def _mcc_variance(cells, n):
@@ -426,17 +426,18 @@ def _mcc_variance(cells, n):
     satisfies ``sum_k p_k g_k = 0`` and the multinomial delta method gives
     ``Var = sum_k p_k g_k^2 / n``.  With ``N`` the numerator,
     ``dM/dp_k = (dN/dp_k) / sqrt(D) - M (d log D / dp_k) / 2``.
+    Vectorised like :func:`_kappa_variance`; NaN where a margin is 0.
     """
-    tp, fn, fp, tn = cells
+    tp, fn, fp, tn = (np.asarray(c, dtype=np.float64) for c in cells)
     r1, r2, c1, c2 = tp + fn, fp + tn, tp + fp, fn + tn  # truth rows, columns
-    root = math.sqrt(r1) * math.sqrt(r2) * math.sqrt(c1) * math.sqrt(c2)
-    m = (tp * tn - fp * fn) / root
-    dn = np.array([tn, -fp, -fn, tp])  # d N / d (tp, fn, fp, tn)
-    dlog = np.array(
-        [1 / r1 + 1 / c1, 1 / r1 + 1 / c2, 1 / r2 + 1 / c1, 1 / r2 + 1 / c2]
-    )
-    g = dn / root - 0.5 * m * dlog
-    return float(np.sum(cells * g**2) / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = np.sqrt(r1) * np.sqrt(r2) * np.sqrt(c1) * np.sqrt(c2)
+        m = (tp * tn - fp * fn) / root
+        dn = (tn, -fp, -fn, tp)  # d N / d (tp, fn, fp, tn)
+        dlog = (1 / r1 + 1 / c1, 1 / r1 + 1 / c2, 1 / r2 + 1 / c1, 1 / r2 + 1 / c2)
+        total = sum(c * (d / root - 0.5 * m * g) ** 2
+                    for c, d, g in zip((tp, fn, fp, tn), dn, dlog))
+    return total / n
 
 
 def _interval_inputs(y_true, y_pred, confidence_level, pos_label):
@@ -445,41 +446,55 @@ def _interval_inputs(y_true, y_pred, confidence_level, pos_label):
     return cells, n, float(ndtri(0.5 + confidence_level / 2))
 
 
-def _kappa_interval(cells, n, z, method):
-    """Kappa's interval from cell shares; None when kappa is undefined.
+def _fisher_z(m, se, z):
+    """``tanh(atanh(m) -+ z se / (1 - m^2))``; the point m where |m| = 1."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = np.abs(m) < 1
+        mm = np.where(inside, m, 0.0)
+        centre, half = np.arctanh(mm), z * se / (1 - mm * mm)
+        low = np.where(inside, np.tanh(centre - half), m)
+        high = np.where(inside, np.tanh(centre + half), m)
+    return low, high
 
-    Shared by :func:`kappa_confidence_interval` and the book's simulation
-    (chapters/data/sim_comparing.py), which draws tables rather than labels.
+
+def _kappa_interval(cells, n, z, method):
+    """Kappa's interval from cell shares: (kappa, low, high, se) arrays.
+
+    Vectorised over tables (``cells`` = (tp, fn, fp, tn) shares along the
+    first axis); NaN where kappa is undefined (p_e = 1).  Shared by
+    :func:`kappa_confidence_interval` and the book's exact enumeration of
+    every table (chapters/data/sim_comparing.py).
     """
-    tp, fn, fp, tn = cells
+    tp, fn, fp, tn = (np.asarray(c, dtype=np.float64) for c in cells)
+    kappa = _kappa_counts(tp, fn, fp, tn)  # the library's one kappa kernel
     pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)
-    if pe >= 1:
-        return None
-    kappa = float(_kappa_counts(tp, fn, fp, tn))  # the library's one kappa kernel
-    se = math.sqrt(_kappa_variance(cells, n))
+    kappa = np.where(pe < 1, kappa, np.nan)
+    se = np.sqrt(_kappa_variance((tp, fn, fp, tn), n))
     if method == "fisher-z":
-        if abs(kappa) >= 1:
-            return AgreementInterval(kappa, kappa, kappa, se)
-        centre, half = math.atanh(kappa), z * se / (1 - kappa * kappa)
-        return AgreementInterval(
-            kappa, math.tanh(centre - half), math.tanh(centre + half), se
-        )
-    return AgreementInterval(
-        kappa, max(-1.0, kappa - z * se), min(1.0, kappa + z * se), se
-    )
+        low, high = _fisher_z(kappa, se, z)
+    else:
+        low = np.maximum(-1.0, kappa - z * se)
+        high = np.minimum(1.0, kappa + z * se)
+    return kappa, low, high, se
 
 
 def _mcc_interval(cells, n, z):
-    """The MCC's interval (Fisher z scale) from cell shares; None when undefined."""
-    tp, fn, fp, tn = cells
-    if min(tp + fn, fp + tn, tp + fp, fn + tn) == 0:
-        return None
-    se = math.sqrt(_mcc_variance(cells, n))
-    m = float(_mcc(tp, fn, fp, tn))  # the MCC of metric_curve and the threshold metrics
-    if abs(m) >= 1:
-        return AgreementInterval(m, m, m, se)
-    centre, half = math.atanh(m), z * se / (1 - m * m)
-    return AgreementInterval(m, math.tanh(centre - half), math.tanh(centre + half), se)
+    """The MCC's interval (Fisher z scale) from cell shares, vectorised.
+
+    (mcc, low, high, se) arrays, NaN where a margin is 0 (the MCC undefined).
+    """
+    tp, fn, fp, tn = (np.asarray(c, dtype=np.float64) for c in cells)
+    defined = np.minimum(np.minimum(tp + fn, fp + tn), np.minimum(tp + fp, fn + tn)) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.where(defined, _mcc(tp, fn, fp, tn), np.nan)  # the one MCC
+    se = np.sqrt(_mcc_variance((tp, fn, fp, tn), n))
+    low, high = _fisher_z(m, se, z)
+    return m, low, high, se
+
+
+def _as_result(values):
+    """An AgreementInterval of floats from the 0-d arrays of one table."""
+    return AgreementInterval(*(float(v) for v in values))
 
 
 def kappa_confidence_interval(
@@ -555,8 +570,8 @@ def kappa_confidence_interval(
     """
     _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label)
-    result = _kappa_interval(cells, n, z, method)
-    if result is None:
+    result = _as_result(_kappa_interval(cells, n, z, method))
+    if math.isnan(result.estimate):
         _warn_undefined(
             "Truth and decisions hold a single class, so chance agreement is 1 "
             "and kappa is undefined; kappa_confidence_interval returns NaN."
@@ -630,8 +645,8 @@ def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=
     0.5774 [0.3573, 0.7367] SE 0.0968
     """
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label)
-    result = _mcc_interval(cells, n, z)
-    if result is None:
+    result = _as_result(_mcc_interval(cells, n, z))
+    if math.isnan(result.estimate):
         _warn_undefined(
             "A margin of the confusion matrix is 0 (one class absent from the "
             "truth or the decisions), so the MCC is undefined; "
