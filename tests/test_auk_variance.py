@@ -177,14 +177,140 @@ def test_interval_lies_within_the_auk_range_and_contains_the_estimate():
         assert lo < ci.low < ci.estimate < ci.high < hi
 
 
-def test_perfect_ranking_gives_a_point_interval():
+def test_analytic_interval_of_a_perfect_ranking_is_a_point_and_warns():
     y = [0, 0, 0, 1, 1]
-    with pytest.warns(UserWarning, match="Only 2 positive cases"):
+    with pytest.warns(UserWarning, match="interval is a point"):
         ci = auk_confidence_interval(y, [0.1, 0.2, 0.3, 0.8, 0.9], method="analytic")
     # every case's influence is zero: moving a case within its class's block
     # does not change the ROC path
     assert ci.standard_error < 1e-12
     assert ci.high - ci.low < 1e-10 and ci.low <= ci.estimate <= ci.high
+
+
+def _no_point_cases():
+    """Test sets where a variance-at-the-estimate interval has no width."""
+    rng = np.random.default_rng(40)
+    for n_pos in (1, 2, 3, 5, 10, 50):
+        for n_neg in (1, 3, 10, 100, 1000):
+            y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+            ranked = np.r_[np.arange(n_pos) + n_neg + 1.0, np.arange(n_neg, dtype=float)]
+            yield f"perfect {n_pos}/{n_neg}", y, ranked, None
+            yield f"reversed {n_pos}/{n_neg}", y, -ranked, None
+            yield f"all tied {n_pos}/{n_neg}", y, np.zeros(n_pos + n_neg), None
+            yield f"crisp {n_pos}/{n_neg}", y, (ranked > n_neg).astype(float), None
+            w = rng.uniform(0.1, 3.0, n_pos + n_neg)
+            yield f"perfect, weighted {n_pos}/{n_neg}", y, ranked, w
+            if n_pos <= 3:
+                yield f"random {n_pos}/{n_neg}", y, rng.normal(size=n_pos + n_neg), None
+    y = np.r_[np.ones(1000, dtype=int), np.zeros(100_000, dtype=int)]
+    yield "perfect 1000/100000", y, np.r_[np.ones(1000), np.zeros(100_000)], None
+    yield "all tied but one 1000/100000", y, np.r_[1.0, np.zeros(100_999)], None
+
+
+def test_no_setting_gives_a_point_interval():
+    """The default (score) interval has a width in every setting, inside the
+    AUK's range and around the estimate: perfect and reversed rankings, all
+    scores tied, crisp scores, 1 to 3 positive cases, weights, 10^5 cases."""
+    from auklib import auk_bounds
+
+    checked = 0
+    for name, y, s, w in _no_point_cases():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # few cases of a class
+            ci = auk_confidence_interval(y, s, sample_weight=w)
+        w_pos = y.sum() if w is None else w[y == 1].sum()
+        w_all = y.size if w is None else w.sum()
+        lo, hi = auk_bounds(w_pos / w_all)
+        assert ci.low < ci.high, name
+        assert ci.low <= ci.estimate <= ci.high, name
+        assert lo <= ci.low and ci.high <= hi, name
+        checked += 1
+    assert checked > 150
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(20, 180), (20, 20), (10, 490), (200, 200)])
+def test_score_interval_of_a_perfect_ranking_is_low_to_the_upper_bound(n_pos, n_neg):
+    from auklib import auk_bounds
+
+    y = np.r_[np.ones(n_pos), np.zeros(n_neg)]
+    s = np.r_[np.arange(n_pos) + 200.0 + n_neg, np.arange(float(n_neg))]
+    ci = auk_confidence_interval(y, s)
+    lo, hi = auk_bounds(n_pos / (n_pos + n_neg))
+    assert ci.estimate == pytest.approx(hi, abs=1e-15)
+    assert ci.high == pytest.approx(hi, abs=1e-15)
+    assert lo < ci.low < hi - 1e-3 * (hi - lo)  # a real width, not rounding
+
+
+def test_power_family_matches_the_exact_auk_and_a_large_sample():
+    """The model table against the exact AUK of the ROC t = f^lam, and its
+    variance against the influence-function variance of one very large
+    sample of exponential scores (relative error of that estimate about
+    sqrt(2 / N) for each class, a few per cent here)."""
+    from auklib import auk_from_roc
+    from auklib.auk_variance import _model_variance, _power_family
+
+    for p in (0.02, 0.1, 0.5):
+        theta, _, _ = _power_family(p)
+        assert np.all(np.diff(theta) > 0)
+        for lam in (0.02, 0.3, 1.0, 4.0):
+            lf = np.linspace(-200.0, 0.0, 400_001)
+            exact = auk_from_roc(np.r_[0.0, np.exp(lf)], np.r_[0.0, np.exp(lam * lf)], p)
+            i = np.argmin(np.abs(np.exp(np.linspace(-12, 12, 241)) - lam))
+            lam_grid = np.exp(np.linspace(-12, 12, 241))[i]
+            exact_grid = auk_from_roc(np.r_[0.0, np.exp(lf)],
+                                      np.r_[0.0, np.exp(lam_grid * lf)], p)
+            assert np.min(np.abs(theta - exact_grid)) < 2e-6
+            del exact
+    rng = np.random.default_rng(41)
+    for p, lam in ((0.1, 0.2), (0.5, 0.5)):
+        n_neg = 60_000
+        n_pos = int(round(p / (1 - p) * n_neg))
+        y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
+        s = np.r_[rng.exponential(1 / lam, n_pos), rng.exponential(1.0, n_neg)]
+        c = _Influence(y, s, None)
+        v_pos, v_neg = c.variance_parts()
+        model = float(_model_variance(c.estimate, c.p, n_pos, n_neg))
+        assert model == pytest.approx(v_pos + v_neg, rel=0.06)
+
+
+def test_score_interval_at_half_prevalence_is_close_to_the_auc_score_interval():
+    """At p = 1/2 the AUK is the AUC - 1/2 and the model is Newcombe's: the
+    limits differ only by Newcombe's finite-sample term."""
+    rng = np.random.default_rng(42)
+    for d in (0.5, 1.5, 3.0):
+        y, s = _sample(rng, 40, 40, d=d)
+        auk = auk_confidence_interval(y, s)
+        auc = auc_confidence_interval(y, s)
+        assert auk.estimate == pytest.approx(auc.estimate - 0.5, abs=1e-12)
+        width = auc.high - auc.low
+        assert abs(auk.low - (auc.low - 0.5)) < 0.1 * width
+        assert abs(auk.high - (auc.high - 0.5)) < 0.1 * width
+
+
+def test_equal_weights_give_the_unweighted_score_interval():
+    rng = np.random.default_rng(43)
+    y, s = _sample(rng, 20, 80, step=0.5)
+    a = auk_confidence_interval(y, s)
+    b = auk_confidence_interval(y, s, sample_weight=np.full(100, 0.3))
+    np.testing.assert_allclose(a, b, rtol=1e-9)
+
+
+def test_bca_acceleration_is_the_jackknife_one_to_first_order():
+    """The acceleration from the influence values against the jackknife's
+    (the O(n^2) estimate the book's first simulation used); they differ by
+    O(1/n)."""
+    from auklib.uncertainty import _acceleration, _Curve
+
+    sim = tool("sim_intervals")
+    rng = np.random.default_rng(44)
+    for n_pos, n_neg in ((30, 270), (60, 60)):
+        y, s = _sample(rng, n_pos, n_neg, d=1.5)
+        jack = sim.auk_jackknife(_Curve(s[y == 1], s[y == 0]), n_pos, n_neg,
+                                 n_pos / (n_pos + n_neg))
+        a_jack = sim.bca_acceleration(jack)
+        a_if = _acceleration(y, s, None, None)
+        assert a_if == pytest.approx(a_jack, rel=0.1, abs=2e-3)
+        assert a_if != 0
 
 
 def test_bad_method_and_single_class():
