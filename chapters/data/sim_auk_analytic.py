@@ -1,38 +1,25 @@
-"""Coverage of the AUK's intervals and level of its paired tests, by simulation.
+"""Coverage of the AUK's analytic interval and size of its paired test, by simulation.
 
-    nice -n 10 python chapters/data/sim_auk_analytic.py coverage   # ~1-2 h CPU
-    nice -n 10 python chapters/data/sim_auk_analytic.py paired     # ~30 min CPU
-    nice -n 10 python chapters/data/sim_auk_analytic.py            # both
+    nice -n 10 python chapters/data/sim_auk_analytic.py              # writes chapters/data/
+    nice -n 10 python chapters/data/sim_auk_analytic.py --bootstrap  # also the bootstrap
 
-Resumable: every finished setting is written to
-``chapters/data/auk_interval_coverage.json`` at once, and a re-run computes
-only the settings missing from it (``--fresh`` starts over).  Chapter 9
-reads the table; ``tests/test_auk_variance.py`` re-runs a small slice of it
-and checks that the slice agrees within Monte Carlo error.
+For each setting, ``reps`` test sets are drawn from a population whose AUK is
+known (from the population itself: numerical integration along a fine
+binormal ROC, or the exact AUK of the population's level probabilities for
+tied and crisp scores; never from a sample), the 95% interval of
+``auk_confidence_interval(..., method="analytic")`` is built on each, and
+the share of intervals that contain the population AUK is counted.  With
+2,000 replications the Monte Carlo standard error of a coverage near 0.95
+is sqrt(0.95 x 0.05 / 2000) = 0.0049.  The paired test of
+``auk_compare(..., method="analytic")`` is run on two identically
+distributed classifiers (one latent score plus independent noise of the
+same size), where its rejection rate at 5% is its size.
 
-**Coverage.**  For each setting (score model, N+ positive and N- negative
-cases, population AUC, ties) test sets are drawn from a population whose
-AUK is known from the population itself, never from a sample: the exact
-AUK of the polygon through 40,001 points of the population's ROC curve
-(binormal, exponential), or of the population's level shares (tied and
-crisp scores), or the upper bound ``auk_bounds(p)[1]`` (a population
-ranked perfectly).  On each test set the public
-``auk_confidence_interval`` builds the 95% interval of each method, and
-the script counts the intervals that contain the population AUK, lie
-above it, lie below it, and have no width (``low == high``).  Test sets
-are added 2,500 at a time until every method's coverage ``c`` has a Monte
-Carlo standard error ``sqrt(c (1 - c) / R)`` of at most 0.005 (at most
-12,500 test sets; all settings reached it).  The bootstrap methods (BC and
-BCa, 1,000 replicates) are run on a subset of the settings.
-
-**Paired tests.**  Two classifiers are two noisy views of one latent
-binormal score, ``latent + N(0, s^2)`` each with the same s (their
-population AUKs are equal: the null) or the second noisier (power).  The
-latent separation is set so that each view's population AUC is 0.85, 0.95
-or 0.99; within a class the two views correlate ``1 / (1 + s^2)``.  The
-rejection rate of ``auk_compare``'s 5% test is counted over 2,000 test
-sets (Monte Carlo standard error 0.0049 at a rate of 0.05), with and
-without ties (views rounded to a grid of 0.5 latent standard deviations).
+The test sets of a setting are drawn at once (2-D arrays); the intervals
+are computed one test set at a time (each call is O(n log n)).  The
+results go to ``chapters/data/auk_analytic_coverage.json``, which chapter 9
+reads; ``tests/test_auk_variance.py`` re-runs a small slice and checks that
+it agrees with the stored table within Monte Carlo error.
 """
 
 import argparse
@@ -41,295 +28,188 @@ import math
 import os
 import time
 import warnings
-import zlib
 from pathlib import Path
 
 import numpy as np
 from scipy.stats import norm
 
-from auklib import auk_bounds, auk_compare, auk_confidence_interval, auk_from_roc
+from auklib import auk_compare, auk_confidence_interval, auk_from_roc
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "chapters" / "data" / "auk_interval_coverage.json"
+OUT = ROOT / "chapters" / "data" / "auk_analytic_coverage.json"
 LEVEL = 0.95
-BATCH = 2500
-MAX_REPS = 12500
-TARGET_MCSE = 0.005
-RESAMPLES = 1000
-ANALYTIC = ("score", "analytic")
-BOOTSTRAP = ("bootstrap", "bca")
-
-BINORMAL_DESIGNS = [(10, 490), (20, 980), (100, 4900),  # p = 0.02
-                    (10, 90), (20, 180), (50, 450), (200, 1800),  # p = 0.1
-                    (10, 10), (20, 20), (50, 50), (200, 200)]  # p = 0.5
-AUCS = [0.75, 0.85, 0.9, 0.95, 0.98, 0.99]
-OTHER_DESIGNS = [(10, 90), (20, 180), (20, 20), (100, 4900)]
-OTHER_AUCS = [0.75, 0.9, 0.99]
-TIE_DESIGNS = [(20, 180), (50, 450), (20, 20)]
-TIE_AUCS = [0.85, 0.95, 0.99]
-BOOT_ROWS = {("binormal", 10, 90, 0.85), ("binormal", 10, 90, 0.99),
-             ("binormal", 20, 180, 0.85), ("binormal", 20, 180, 0.95),
-             ("binormal", 20, 180, 0.99), ("binormal", 20, 20, 0.85),
-             ("binormal", 20, 20, 0.99), ("binormal", 50, 450, 0.85),
-             ("binormal", 50, 450, 0.99)}
 
 
-# ------------------------------------------------------------------ populations
-def _roc_auk(sf_neg, sf_pos, hi, lo, p, m=40001):
+def _roc_auk(sf_neg, sf_pos, lo, hi, p, m=40001):
     """Population AUK: exact integral along the ROC through m thresholds."""
     c = np.linspace(hi, lo, m)
-    return auk_from_roc(np.r_[0.0, sf_neg(c), 1.0], np.r_[0.0, sf_pos(c), 1.0], p)
+    f = np.concatenate(([0.0], sf_neg(c), [1.0]))
+    t = np.concatenate(([0.0], sf_pos(c), [1.0]))
+    return auk_from_roc(f, t, p)
 
 
-def population(model, auc, p, step=None):
-    """(draw_pos, draw_neg, population AUK) of a score model at a population AUC.
-
-    ``binormal``: N(d, 1) against N(0, 1), AUC = Phi(d / sqrt 2);
-    ``unequal variances``: N(d, 2^2) against N(0, 1), AUC = Phi(d / sqrt 5);
-    ``exponential``: Exp(rate l) against Exp(1), AUC = 1 / (1 + l), the
-    ROC curve t = f^l; ``perfect``: U(1, 2) against U(0, 1).  With ``step``
-    the binormal scores are rounded to multiples of step, and the population
-    is the one of the rounded scores (its AUK from the levels' exact shares).
-    """
-    if model == "perfect":
-        return ((lambda rng, s: 1.0 + rng.random(s)), (lambda rng, s: rng.random(s)),
-                auk_bounds(p)[1])
-    if model == "exponential":
-        lam = 1.0 / auc - 1.0
-        lf = np.linspace(-80.0, 0.0, 40001)  # log f, up to f = t = 1
-        truth = auk_from_roc(np.r_[0.0, np.exp(lf)], np.r_[0.0, np.exp(lam * lf)], p)
-        return ((lambda rng, s: rng.exponential(1.0 / lam, s)),
-                (lambda rng, s: rng.exponential(1.0, s)), truth)
-    sd = {"binormal": 1.0, "unequal variances": 2.0}[model]
-    d = math.sqrt(1.0 + sd * sd) * norm.ppf(auc)
-    if step is None:
-        truth = _roc_auk(norm.sf, lambda c: norm.sf(c, d, sd),
-                         max(9.0, d + 9 * sd), min(-9.0, d - 9 * sd), p)
-        return ((lambda rng, s: rng.normal(d, sd, s)),
-                (lambda rng, s: rng.normal(0.0, 1.0, s)), truth)
-    # level v holds the scores in [v - step/2, v + step/2): cut points, high to low
-    top = step * (math.ceil((d + 10 * sd) / step) + 0.5)
-    cuts = np.arange(top, -10.0 - step, -step)
-    truth = auk_from_roc(np.r_[0.0, norm.sf(cuts), 1.0],
-                         np.r_[0.0, norm.sf(cuts, d, sd), 1.0], p)
-    return ((lambda rng, s: np.round(rng.normal(d, sd, s) / step) * step),
-            (lambda rng, s: np.round(rng.normal(0.0, 1.0, s) / step) * step), truth)
+def _bimodal_sf(c):
+    return 0.5 * norm.sf(c, -1.0, 0.5) + 0.5 * norm.sf(c, 1.0, 0.5)
 
 
-def crisp_population(p, tpr=0.8, fpr=0.2):
-    """A hard classifier: scores 0/1 with the given rates."""
-    return ((lambda rng, s: (rng.random(s) < tpr).astype(float)),
-            (lambda rng, s: (rng.random(s) < fpr).astype(float)),
-            auk_from_roc([0.0, fpr, 1.0], [0.0, tpr, 1.0], p))
+def _bimodal_draw(rng, shape):
+    mode = rng.random(shape) < 0.5
+    return np.where(mode, -1.0, 1.0) + 0.5 * rng.standard_normal(shape)
 
 
-def coverage_settings():
-    out = []
-    for n_pos, n_neg in BINORMAL_DESIGNS:
-        for auc in AUCS:
-            out.append(dict(model="binormal", n_pos=n_pos, n_neg=n_neg, auc=auc, step=None))
-    for model in ("unequal variances", "exponential"):
-        for n_pos, n_neg in OTHER_DESIGNS:
-            for auc in OTHER_AUCS:
-                out.append(dict(model=model, n_pos=n_pos, n_neg=n_neg, auc=auc, step=None))
-    for step in (0.5, 1.0):
-        for n_pos, n_neg in TIE_DESIGNS:
-            for auc in TIE_AUCS:
-                out.append(dict(model="binormal", n_pos=n_pos, n_neg=n_neg, auc=auc,
-                                step=step))
-    for n_pos, n_neg in ((20, 180), (50, 450)):
-        out.append(dict(model="crisp", n_pos=n_pos, n_neg=n_neg, auc=0.8, step=None))
-    for n_pos, n_neg in ((10, 490), (20, 180), (20, 20), (200, 200)):
-        out.append(dict(model="perfect", n_pos=n_pos, n_neg=n_neg, auc=1.0, step=None))
-    for s in out:
-        s["key"] = setting_key(s)
-        s["bootstrap"] = (s["model"], s["n_pos"], s["n_neg"], s["auc"]) in BOOT_ROWS \
-            and s["step"] is None
+# Each setting: name, N+, N-, positive and negative score draws, population AUK.
+def settings():
+    def binormal(name, n_pos, n_neg, d=1.5, sigma=1.0):
+        p = n_pos / (n_pos + n_neg)
+        truth = _roc_auk(norm.sf, lambda c: norm.sf(c, d, sigma),
+                         min(-9, d - 9 * sigma), max(9, d + 9 * sigma), p)
+        return dict(
+            name=name, n_pos=n_pos, n_neg=n_neg, truth=truth,
+            draw_pos=lambda rng, s: rng.normal(d, sigma, s),
+            draw_neg=lambda rng, s: rng.normal(0.0, 1.0, s),
+        )
+
+    out = [
+        binormal("binormal, equal variances", 50, 450),
+        binormal("binormal, unequal variances (sd+ = 2)", 50, 450, sigma=2.0),
+    ]
+    # bimodal negatives, positives N(2, 1)
+    p = 50 / 500
+    out.append(dict(
+        name="bimodal negatives", n_pos=50, n_neg=450,
+        truth=_roc_auk(_bimodal_sf, lambda c: norm.sf(c, 2.0, 1.0), -9, 11, p),
+        draw_pos=lambda rng, s: rng.normal(2.0, 1.0, s), draw_neg=_bimodal_draw,
+    ))
+    # ties: binormal scores rounded to the nearest 0.5 (about 10 levels);
+    # the population ROC is the polygon through the levels' exact shares
+    cuts = np.arange(6.25, -4.0, -0.5)  # level v holds scores in [v - .25, v + .25)
+    p = 50 / 500
+    out.append(dict(
+        name="ties (scores rounded to 0.5)", n_pos=50, n_neg=450,
+        truth=auk_from_roc(np.r_[0.0, norm.sf(cuts), 1.0],
+                           np.r_[0.0, norm.sf(cuts - 1.5), 1.0], p),
+        draw_pos=lambda rng, s: np.round(rng.normal(1.5, 1.0, s) * 2) / 2,
+        draw_neg=lambda rng, s: np.round(rng.normal(0.0, 1.0, s) * 2) / 2,
+    ))
+    # crisp: a hard classifier with TPR 0.8 and FPR 0.2
+    out.append(dict(
+        name="crisp scores (TPR 0.8, FPR 0.2)", n_pos=50, n_neg=450,
+        truth=auk_from_roc([0.0, 0.2, 1.0], [0.0, 0.8, 1.0], p),
+        draw_pos=lambda rng, s: (rng.random(s) < 0.8).astype(float),
+        draw_neg=lambda rng, s: (rng.random(s) < 0.2).astype(float),
+    ))
+    out += [
+        binormal("p = 0.5, N = 60", 30, 30),
+        binormal("p = 0.02, N = 5000", 100, 4900),
+        binormal("10 positives (p = 0.1)", 10, 90),
+        binormal("20 positives (p = 0.1)", 20, 180),
+    ]
     return out
 
 
-def setting_key(s):
-    tie = "" if s["step"] is None else f", scores rounded to {s['step']:g}"
-    return f"{s['model']}, {s['n_pos']}/{s['n_neg']}, AUC {s['auc']:g}{tie}"
-
-
-def _seed(key, batch):
-    return [zlib.crc32(key.encode()), batch]
-
-
-def _draws(s, p):
-    if s["model"] == "crisp":
-        return crisp_population(p)
-    return population(s["model"], s["auc"], p, s["step"])
-
-
-def run_batch(s, methods, reps, batch):
-    """Counts of one batch of test sets, per method."""
-    n_pos, n_neg = s["n_pos"], s["n_neg"]
-    p = n_pos / (n_pos + n_neg)
-    draw_pos, draw_neg, truth = _draws(s, p)
-    rng = np.random.default_rng(_seed(s["key"], batch))
-    pos, neg = draw_pos(rng, (reps, n_pos)), draw_neg(rng, (reps, n_neg))
+def coverage(setting, reps, seed, method="analytic", n_resamples=1000):
+    """Coverage, mean width, mean SE and SD of the estimates over reps test sets."""
+    rng = np.random.default_rng(seed)
+    n_pos, n_neg, truth = setting["n_pos"], setting["n_neg"], setting["truth"]
+    pos = setting["draw_pos"](rng, (reps, n_pos))
+    neg = setting["draw_neg"](rng, (reps, n_neg))
     y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
-    count = {m: dict(covered=0, above=0, below=0, points=0, width=0.0) for m in methods}
-    est, se = np.empty(reps), np.empty(reps)
+    lows, highs, ests, ses = (np.empty(reps) for _ in range(4))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # few cases; point intervals (counted)
+        warnings.simplefilter("ignore")  # the few-cases warning of the bootstrap
         for r in range(reps):
-            scores = np.r_[pos[r], neg[r]]
-            for m in methods:
-                ci = auk_confidence_interval(
-                    y, scores, confidence_level=LEVEL, method=m,
-                    n_resamples=RESAMPLES, random_state=[batch, r])
-                c = count[m]
-                c["covered"] += bool(ci.low <= truth <= ci.high)
-                c["above"] += bool(ci.low > truth)  # the interval too high
-                c["below"] += bool(ci.high < truth)
-                c["points"] += bool(ci.low == ci.high)
-                c["width"] += ci.high - ci.low
-                if m == "score":
-                    est[r], se[r] = ci.estimate, ci.standard_error
-    return truth, count, est, se
+            ci = auk_confidence_interval(
+                y, np.r_[pos[r], neg[r]], confidence_level=LEVEL, method=method,
+                n_resamples=n_resamples, random_state=r,
+            )
+            ests[r], lows[r], highs[r], ses[r] = ci
+    hit = (lows <= truth) & (truth <= highs)
+    cov = float(hit.mean())
+    # the plain Wald interval estimate +- z SE, for comparison
+    wald = float(np.mean(np.abs(ests - truth) <= norm.ppf(0.5 + LEVEL / 2) * ses))
+    return dict(
+        setting=setting["name"], method=method, n_pos=n_pos, n_neg=n_neg,
+        auk=float(truth), reps=reps, coverage=cov,
+        mc_se=math.sqrt(cov * (1 - cov) / reps),
+        below=float(np.mean(highs < truth)), above=float(np.mean(lows > truth)),
+        mean_width=float(np.mean(highs - lows)), mean_se=float(np.mean(ses)),
+        sd_estimate=float(np.std(ests, ddof=1)),
+        bias=float(np.mean(ests) - truth), wald_coverage=wald,
+    )
 
 
-def mcse(covered, reps):
-    c = covered / reps
-    return math.sqrt(c * (1 - c) / reps)
-
-
-def run_setting(s):
-    methods = ANALYTIC + (BOOTSTRAP if s["bootstrap"] else ())
-    total = {m: dict(covered=0, above=0, below=0, points=0, width=0.0) for m in methods}
-    ests, ses, reps, batch = [], [], 0, 0
-    while True:
-        truth, count, est, se = run_batch(s, methods, BATCH, batch)
-        for m in methods:
-            for k in total[m]:
-                total[m][k] += count[m][k]
-        ests.append(est)
-        ses.append(se)
-        reps += BATCH
-        batch += 1
-        worst = max(mcse(total[m]["covered"], reps) for m in methods)
-        if worst <= TARGET_MCSE or reps >= MAX_REPS:
-            break
-    est, se = np.concatenate(ests), np.concatenate(ses)
-    row = {k: s[k] for k in ("key", "model", "n_pos", "n_neg", "auc", "step")}
-    row.update(p=s["n_pos"] / (s["n_pos"] + s["n_neg"]), truth=float(truth), reps=reps,
-               n_resamples=RESAMPLES if s["bootstrap"] else None,
-               sd_estimate=float(np.std(est, ddof=1)), mean_se=float(np.mean(se)),
-               bias=float(np.mean(est) - truth))
-    for m in methods:
-        c = total[m]
-        row[m] = dict(covered=c["covered"], above=c["above"], below=c["below"],
-                      points=c["points"], mean_width=c["width"] / reps)
-    return row
-
-
-# ------------------------------------------------------------------ paired tests
-PAIRED_DESIGNS = [(10, 90), (20, 180), (50, 450), (20, 20), (100, 4900)]
-PAIRED_AUCS = [0.85, 0.95, 0.99]
-PAIRED_NOISE = [0.7, 0.25]
-PAIRED_REPS = 2000
-PAIRED_RESAMPLES = 500
-PAIRED_BOOT = {(10, 90, 0.85, 0.7), (20, 180, 0.85, 0.7), (50, 450, 0.85, 0.7),
-               (20, 180, 0.99, 0.7), (20, 20, 0.99, 0.7)}
-
-
-def paired_settings():
-    out = []
-    for n_pos, n_neg in PAIRED_DESIGNS:
-        for auc in PAIRED_AUCS:
-            for noise in PAIRED_NOISE:
-                out.append(dict(case="null", n_pos=n_pos, n_neg=n_neg, auc=auc,
-                                noise=noise, noise_b=noise, step=None))
-    for n_pos, n_neg in ((20, 180), (50, 450), (20, 20)):
-        for auc in (0.85, 0.99):
-            out.append(dict(case="null", n_pos=n_pos, n_neg=n_neg, auc=auc, noise=0.7,
-                            noise_b=0.7, step=0.5))
-    for n_pos, n_neg in ((10, 90), (20, 180), (50, 450)):
-        out.append(dict(case="power", n_pos=n_pos, n_neg=n_neg, auc=0.85, noise=0.5,
-                        noise_b=1.5, step=None))
-    for s in out:
-        tie = "" if s["step"] is None else f", rounded to {s['step']:g}"
-        s["key"] = (f"{s['case']}, {s['n_pos']}/{s['n_neg']}, AUC {s['auc']:g}, "
-                    f"noise {s['noise']:g}/{s['noise_b']:g}{tie}")
-        s["bootstrap"] = (s["case"] == "power" or s["step"] is None and (
-            s["n_pos"], s["n_neg"], s["auc"], s["noise"]) in PAIRED_BOOT)
-    return out
-
-
-def run_paired(s, reps=PAIRED_REPS, batch=0):
-    """Rejections at 5% of the analytic (and bootstrap) paired tests."""
-    n_pos, n_neg, noise = s["n_pos"], s["n_neg"], s["noise"]
-    # each view's population AUC: Phi(d / sqrt(2 (1 + noise^2))) for the first
-    d = math.sqrt(2 * (1 + noise**2)) * norm.ppf(s["auc"])
-    rng = np.random.default_rng(_seed(s["key"], batch))
-    latent = np.concatenate((rng.normal(d, 1.0, (reps, n_pos)),
-                             rng.normal(0.0, 1.0, (reps, n_neg))), axis=1)
+def paired_size(n_pos, n_neg, reps, seed, noise=0.7, d=1.5):
+    """Rejection rate at 5% of the analytic paired test under the null."""
+    rng = np.random.default_rng(seed)
+    latent = np.concatenate(
+        (rng.normal(d, 1.0, (reps, n_pos)), rng.normal(0.0, 1.0, (reps, n_neg))), axis=1
+    )
     a = latent + rng.normal(0.0, noise, latent.shape)
-    b = latent + rng.normal(0.0, s["noise_b"], latent.shape)
-    if s["step"] is not None:
-        unit = s["step"] * math.sqrt(1 + noise**2)
-        a, b = np.round(a / unit) * unit, np.round(b / unit) * unit
+    b = latent + rng.normal(0.0, noise, latent.shape)
     y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
-    methods = ("analytic", "bootstrap") if s["bootstrap"] else ("analytic",)
-    hits = {m: 0 for m in methods}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the few-cases warning
-        for r in range(reps):
-            for m in methods:
-                res = auk_compare(y, a[r], b[r], method=m, n_resamples=PAIRED_RESAMPLES,
-                                  random_state=[batch, r])
-                hits[m] += bool(res.p_value < 0.05)
-    row = {k: s[k] for k in ("key", "case", "n_pos", "n_neg", "auc", "noise", "noise_b",
-                             "step")}
-    row.update(reps=reps, correlation=1 / (1 + noise**2),
-               n_resamples=PAIRED_RESAMPLES if s["bootstrap"] else None,
-               rejected={m: hits[m] for m in methods})
-    return row
+        pv = np.array([
+            auk_compare(y, a[r], b[r], method="analytic").p_value for r in range(reps)
+        ])
+    rate = float(np.mean(pv < 0.05))
+    return dict(n_pos=n_pos, n_neg=n_neg, reps=reps, size=rate, noise=noise,
+                correlation=1.0 / (1.0 + noise**2), mc_se=math.sqrt(0.05 * 0.95 / reps))
 
 
-# ------------------------------------------------------------------ driver
-def _load(fresh):
-    if fresh or not OUT.exists():
-        return dict(confidence_level=LEVEL, coverage=[], paired=[])
-    return json.loads(OUT.read_text())
+NOISES = (0.25, 0.5, 0.7, 1.0, 2.0)
 
 
-def _save(data):
-    tmp = OUT.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, OUT)
+def paired_by_noise(reps):
+    """The paired test's size as the two classifiers' correlation changes.
+
+    Within a class the latent score has variance 1, so the two classifiers'
+    scores correlate 1 / (1 + noise^2) within each class.
+    """
+    return [paired_size(n_pos, n_neg, reps, seed=3000 + 10 * j + k, noise=noise)
+            for j, (n_pos, n_neg) in enumerate(((10, 90), (50, 450)))
+            for k, noise in enumerate(NOISES)]
 
 
-def main(argv=None):
+def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("parts", nargs="*", choices=["coverage", "paired"],
-                        default=["coverage", "paired"])
-    parser.add_argument("--fresh", action="store_true", help="discard stored rows")
-    args = parser.parse_args(argv)
+    parser.add_argument("--reps", type=int, default=2000)
+    parser.add_argument("--bootstrap", action="store_true",
+                        help="also the bootstrap BC interval (1,000 resamples)")
+    parser.add_argument("--boot-reps", type=int, default=2000)
+    parser.add_argument("--paired-noise-only", action="store_true",
+                        help="only (re)compute the paired test's size by noise level "
+                             "and store it beside the existing results")
+    args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    data = _load(args.fresh)
-    jobs = []
-    if "coverage" in args.parts:
-        jobs += [("coverage", s, run_setting) for s in coverage_settings()]
-    if "paired" in args.parts:
-        jobs += [("paired", s, run_paired) for s in paired_settings()]
-    for part, s, run in jobs:
-        if any(r["key"] == s["key"] for r in data[part]):
-            continue
+    if args.paired_noise_only:
+        stored = json.loads(OUT.read_text())
+        stored["paired_by_noise"] = paired_by_noise(args.reps)
+        for row in stored["paired_by_noise"]:
+            print(f"N+ = {row['n_pos']:3d} noise {row['noise']:.2f} "
+                  f"(r = {row['correlation']:.2f}): {row['size']:.4f}", flush=True)
+        OUT.write_text(json.dumps(stored, indent=1) + "\n")
+        print(f"wrote {OUT}")
+        return
+    rows, boot, paired = [], [], []
+    for i, s in enumerate(settings()):
         t0 = time.perf_counter()
-        row = run(s)
-        data[part].append(row)
-        _save(data)
-        if part == "coverage":
-            summary = {m: round(row[m]["covered"] / row["reps"], 4)
-                       for m in ANALYTIC + BOOTSTRAP if m in row}
-        else:
-            summary = {m: round(v / row["reps"], 4) for m, v in row["rejected"].items()}
-        print(f"{s['key']:55s} {summary} ({row['reps']} sets, "
-              f"{time.perf_counter() - t0:.0f} s)", flush=True)
+        rows.append(coverage(s, args.reps, seed=1000 + i))
+        print(f"{s['name']:40s} {rows[-1]['coverage']:.4f} "
+              f"({time.perf_counter() - t0:.0f} s)", flush=True)
+        if args.bootstrap:
+            t0 = time.perf_counter()
+            boot.append(coverage(s, args.boot_reps, seed=1000 + i, method="bootstrap"))
+            print(f"{'  bootstrap':40s} {boot[-1]['coverage']:.4f} "
+                  f"({time.perf_counter() - t0:.0f} s)", flush=True)
+    for j, (n_pos, n_neg) in enumerate(((10, 90), (20, 180), (50, 450), (100, 4900))):
+        paired.append(paired_size(n_pos, n_neg, args.reps, seed=2000 + j))
+        print(f"paired size N+ = {n_pos}: {paired[-1]['size']:.4f}", flush=True)
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(json.dumps(
+        dict(confidence_level=LEVEL, analytic=rows, bootstrap=boot, paired_null=paired),
+        indent=1,
+    ) + "\n")
     print(f"wrote {OUT}")
 
 
