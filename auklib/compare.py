@@ -574,7 +574,7 @@ def kappa_confidence_interval(
     for two classifiers (sensitivity 0.8 and specificity 0.9; 0.6 and 0.95)
     at p = 0.05, 0.2 and 0.5: with 400 or 2,000 cases the Wald interval
     covers 0.936-0.950 and the Fisher-z one 0.942-0.951; with 100 cases
-    0.934-0.942 and 0.944-0.957 at p = 0.2 and 0.5, but at p = 0.05 (five
+    0.934-0.942 and 0.945-0.957 at p = 0.2 and 0.5, but at p = 0.05 (five
     expected positive cases) only 0.899 and 0.918 for the first classifier
     and 0.887 and 0.902 for the second.  In those two designs at least
     99.6% of the tables draw the warning.

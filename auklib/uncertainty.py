@@ -396,7 +396,7 @@ def auk_confidence_interval(
     estimate, and the interval keeps every t that the estimate does not
     reject::
 
-        (AUK - t)^2 <= q^2 c V(t),   c = max(1, Vhat / V(AUK)),
+        (AUK - t)^2 <= q^2 c V(t),   c = max(Vhat / V(AUK), 1/2),
 
     where ``V(t)`` is the delta-method (influence-function) variance
     ``Var(IF+)/N+ + Var(IF-)/N-`` of the AUK under the exponential model
@@ -404,7 +404,10 @@ def auk_confidence_interval(
     of Newcombe's AUC interval) with population AUK t at the test set's p,
     ``Vhat`` the test set's own influence-function variance (ties
     included), and ``q`` Student's t quantile on the Welch-Satterthwaite
-    degrees of freedom of Vhat (normal when Vhat is 0).  ``V(t)`` vanishes
+    degrees of freedom of Vhat (normal when Vhat is 0).  The model gives
+    the shape of the variance along the AUK's range, the data its level,
+    floored at half the model's so that a test set ranked (nearly)
+    perfectly keeps a width.  ``V(t)`` vanishes
     only at the ends of the AUK's range ``auk_bounds(p)``, so the interval
     lies inside that range and always has a width: a perfectly ranked test
     set gets ``[low, AUK_max]`` with ``low < AUK_max``.  It costs one sort

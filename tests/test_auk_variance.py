@@ -223,7 +223,8 @@ def test_no_setting_gives_a_point_interval():
         lo, hi = auk_bounds(w_pos / w_all)
         assert ci.low < ci.high, name
         assert ci.low <= ci.estimate <= ci.high, name
-        assert lo <= ci.low and ci.high <= hi, name
+        # the exact AUK of a perfect (reversed) ranking is the bound, to rounding
+        assert lo - 1e-12 <= ci.low and ci.high <= hi + 1e-12, name
         checked += 1
     assert checked > 150
 
@@ -273,18 +274,30 @@ def test_power_family_matches_the_exact_auk_and_a_large_sample():
         assert model == pytest.approx(v_pos + v_neg, rel=0.06)
 
 
-def test_score_interval_at_half_prevalence_is_close_to_the_auc_score_interval():
-    """At p = 1/2 the AUK is the AUC - 1/2 and the model is Newcombe's: the
-    limits differ only by Newcombe's finite-sample term."""
+def test_model_variance_at_half_prevalence_is_hanley_and_mcneils():
+    """At p = 1/2 the AUK is the AUC - 1/2 and the power-law model is Hanley
+    & McNeil's exponential one: Var(IF+) = Q2 - A^2, Var(IF-) = Q1 - A^2 with
+    Q1 = A / (2 - A), Q2 = 2 A^2 / (1 + A) (their eq. for the AUC's variance
+    without its finite-sample term)."""
+    from auklib.auk_variance import _model_variance
+
+    for auc in (0.55, 0.7, 0.85, 0.95, 0.99, 0.999):
+        q1, q2 = auc / (2 - auc), 2 * auc**2 / (1 + auc)
+        for n_pos, n_neg in ((1.0, 1e12), (1e12, 1.0), (20.0, 180.0)):
+            expected = (q2 - auc**2) / n_pos + (q1 - auc**2) / n_neg
+            got = float(_model_variance(auc - 0.5, 0.5, n_pos, n_neg))
+            assert got == pytest.approx(expected, rel=5e-3), (auc, n_pos, n_neg)
+
+
+def test_score_interval_at_half_prevalence_has_the_auc_estimate_and_standard_error():
     rng = np.random.default_rng(42)
     for d in (0.5, 1.5, 3.0):
         y, s = _sample(rng, 40, 40, d=d)
         auk = auk_confidence_interval(y, s)
         auc = auc_confidence_interval(y, s)
         assert auk.estimate == pytest.approx(auc.estimate - 0.5, abs=1e-12)
-        width = auc.high - auc.low
-        assert abs(auk.low - (auc.low - 0.5)) < 0.1 * width
-        assert abs(auk.high - (auc.high - 0.5)) < 0.1 * width
+        assert auk.standard_error == pytest.approx(auc.standard_error, rel=1e-9)
+        assert auk.low < auk.estimate < auk.high <= 0.5
 
 
 def test_equal_weights_give_the_unweighted_score_interval():
