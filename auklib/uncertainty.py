@@ -418,7 +418,11 @@ def auk_confidence_interval(
     per setting, Monte Carlo standard error at most 0.005), over binormal
     scores with population AUC 0.75-0.99, 10 to 200 positive cases at
     p = 0.02, 0.1 and 0.5, tied scores, unequal-variance binormal and
-    exponential scores, and perfectly separated populations: COVERAGE_SUMMARY
+    exponential scores, and perfectly separated populations: 0.939-0.985 in
+    17 settings, above 0.95 at high separation (AUC 0.99) and with 10
+    positive cases (it errs on the safe side there), short of it only for
+    unequal-variance binormal scores with 20 positive cases (0.939); always
+    1 for a perfectly separated population, and never a point.
 
     ``method="analytic"`` is the same variance Vhat put into a Wald
     interval on the logit scale of ``auk_bounds(p)`` with the t quantile.
