@@ -522,7 +522,7 @@ def auk_confidence_interval(
     >>> s = np.r_[rng.normal(1.5, 1, 50), rng.normal(0, 1, 450)]
     >>> ci = auk_confidence_interval(y, s)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    0.189 [0.154, 0.213]
+    0.189 [0.161, 0.210]
 
     A perfectly ranked test set still gets an interval with a width:
 
@@ -530,7 +530,7 @@ def auk_confidence_interval(
     >>> s = np.r_[np.arange(20) + 200.0, np.arange(180.0)]
     >>> ci = auk_confidence_interval(y, s)
     >>> print(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
-    0.2529 [0.2184, 0.2529]
+    0.2529 [0.2355, 0.2529]
     """
     confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
     random_state = _check_random_state(random_state)
