@@ -428,8 +428,8 @@ def auk_confidence_interval(
     interval on the logit scale of ``auk_bounds(p)`` with the t quantile.
     It covers close to 95% at moderate separation but its variance
     vanishes at the bounds: at high separation it is too short (0.920 with
-    20 positives and 180 negatives at AUC 0.99, 0.691 with 20 and 20, in chapter 9's table), and a
-    perfectly ranked test set gets a point.
+    20 positives and 180 negatives at AUC 0.99, 0.691 with 20 and 20, in
+    chapter 9's table), and a perfectly ranked test set gets a point.
 
     ``method="bootstrap"`` is the bias-corrected percentile (BC) interval
     of a stratified bootstrap (each replicate resamples the positives and
