@@ -349,3 +349,43 @@ def _one_class_undefined(n_pos, n_neg, what, caller):
 
 def _warn_undefined(message):
     warnings.warn(message, UndefinedMetricWarning, stacklevel=3)
+
+
+def _check_random_state(random_state):
+    """A ``numpy.random.Generator`` from ``random_state``, or a named error.
+
+    Accepted: None (fresh entropy), a non-negative integer, a sequence of
+    non-negative integers, a ``SeedSequence``, a ``BitGenerator``, a
+    ``Generator`` (used as it is) and, as in scikit-learn, a legacy
+    ``RandomState`` (which draws the seed, so it advances as scikit-learn's
+    would).  Anything else gets an error naming ``random_state`` instead of
+    numpy's SeedSequence message.
+    """
+    if random_state is None or isinstance(
+        random_state, (np.random.Generator, np.random.BitGenerator, np.random.SeedSequence)
+    ):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return np.random.default_rng(
+            random_state.randint(0, 2**63 - 1, dtype=np.int64, size=2))
+    what = (
+        "random_state must be None, a non-negative integer, a sequence of "
+        "non-negative integers or a numpy Generator / SeedSequence / "
+        "BitGenerator / RandomState"
+    )
+    if isinstance(random_state, (bool, np.bool_)):
+        raise TypeError(f"{what}; got the bool {random_state!r}.")
+    if isinstance(random_state, numbers.Integral):
+        if random_state < 0:
+            raise ValueError(f"{what}; got the negative integer {random_state!r}.")
+        return np.random.default_rng(int(random_state))
+    if isinstance(random_state, (list, tuple, np.ndarray)):
+        values = np.asarray(random_state, dtype=object).ravel().tolist()
+        if values and all(
+            isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+            for v in values
+        ):
+            if min(values) < 0:
+                raise ValueError(f"{what}; got a sequence with a negative integer.")
+            return np.random.default_rng([int(v) for v in values])
+    raise TypeError(f"{what}; got {type(random_state).__name__} {random_state!r:.60}.")

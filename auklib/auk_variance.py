@@ -30,11 +30,12 @@ start height of every segment below it, a reverse cumulative sum; the whole
 computation costs one count of the scores (a sort) and a few O(K) passes.
 """
 
+import functools
 import math
 import warnings
 
 import numpy as np
-from scipy.special import ndtr
+from scipy.special import ndtr, stdtrit
 from scipy.stats import t as student_t
 
 from ._validation import _check_binary_inputs, _warn_undefined
@@ -65,7 +66,10 @@ class _Influence:
         n_pos, n_neg = float(tps[-1]), float(fps[-1])
         p, n = _shares(n_pos, n_neg)
         self.p, self.n_pos, self.n_neg = p, n_pos, n_neg
-        self.levels = thresholds[1:]  # distinct scores, decreasing
+        # the distinct scores, in the scores' own dtype (the thresholds are
+        # float64, which merges integers beyond 2**53): see cases()
+        self._score = score if weight is None else score[weight > 0]
+        self._n_levels = thresholds.shape[0] - 1
         a_cnt, b_cnt = np.diff(tps), np.diff(fps)
         # Pieces of the ROC path with width: a maximal run of levels holding
         # negatives only (horizontal), or one level holding both (diagonal).
@@ -133,18 +137,22 @@ class _Influence:
         return v_pos, v_neg
 
     def cases(self, pos_score, neg_score, w_pos=None, w_neg=None):
-        """Influence of each case (weighted: times its weight / class mean)."""
-        if_pos = self.g_pos[_level_of(self.levels, pos_score)]
-        if_neg = self.g_neg[_level_of(self.levels, neg_score)]
+        """Influence of each case (weighted: times its weight / class mean).
+
+        Each case is matched to its level by its exact score, compared in the
+        scores' own dtype: integer scores beyond 2**53 that float64 would
+        merge stay apart, as they do in the counts.
+        """
+        levels = np.unique(self._score)  # increasing, exact
+        if levels.shape[0] != self._n_levels:  # pragma: no cover - a counting bug
+            raise RuntimeError("the score levels do not match the ROC counts")
+        top = levels.shape[0] - 1
+        if_pos = self.g_pos[top - np.searchsorted(levels, pos_score)]
+        if_neg = self.g_neg[top - np.searchsorted(levels, neg_score)]
         if w_pos is not None:
             if_pos = if_pos * (w_pos / w_pos.mean())
             if_neg = if_neg * (w_neg / w_neg.mean())
         return if_pos, if_neg
-
-
-def _level_of(levels_desc, values):
-    """Index of each value among the distinct scores (sorted decreasingly)."""
-    return np.searchsorted(-levels_desc, -np.asarray(values, dtype=np.float64))
 
 
 def _variance_parts(if_pos, if_neg):
@@ -173,7 +181,7 @@ def _quantile(confidence_level, df):
         from scipy.special import ndtri
 
         return float(ndtri(q))
-    return float(student_t.ppf(q, df))
+    return float(stdtrit(df, q))  # Student's t quantile, as student_t.ppf
 
 
 def _influences(y_true, scores, pos_label, sample_weight, caller):
@@ -216,6 +224,33 @@ def _influences(y_true, scores, pos_label, sample_weight, caller):
     return out
 
 
+def _estimate_and_variance(y_true, y_score, pos_label, sample_weight, caller):
+    """(influence, v+, v-, n+, n-, effective n+, effective n-) or None.
+
+    ``v+ + v-`` is the influence-function variance of the AUK; ``n+``/``n-``
+    count the cases with positive weight (the Welch-Satterthwaite degrees of
+    freedom use them); the effective sizes are Kish's ``(sum w)^2 / sum w^2``
+    of each class, the counts themselves without weights.
+    """
+    infl = _influences(y_true, [(y_score, False)], pos_label, sample_weight, caller)
+    if infl is None:
+        return None
+    c, cases = infl[0]
+    if cases is None:
+        v_pos, v_neg = c.variance_parts()
+        n_pos, n_neg = int(c.n_pos), int(c.n_neg)
+        e_pos, e_neg = float(n_pos), float(n_neg)
+    else:
+        v_pos, v_neg = _variance_parts(*cases)
+        n_pos, n_neg = cases[0].shape[0], cases[1].shape[0]
+        _, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
+        y_pos = _check_binary_inputs(y_true, y_score, pos_label, None)[0]
+        kept = weight > 0
+        e_pos, e_neg = (float(np.sum(w) ** 2 / np.sum(w * w))
+                        for w in (weight[kept & y_pos], weight[kept & ~y_pos]))
+    return c, v_pos, v_neg, n_pos, n_neg, e_pos, e_neg
+
+
 def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weight):
     """The interval of ``auk_confidence_interval(..., method="analytic")``.
 
@@ -226,8 +261,9 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     (at p = 1/2 the logit of the AUC, as in DeLong's interval of
     :func:`auklib.auc_confidence_interval`), and uses the quantile of
     Student's t with Welch-Satterthwaite degrees of freedom for the two
-    variance terms: with 10 positive cases the positives' term is estimated
-    from 10 influence values, and the normal quantile is too small.
+    variance terms.  Its variance vanishes at the bounds: with a sample
+    ranked perfectly (or nearly) it is a point (or too short); the default
+    :func:`score_interval` is not.
 
     Parameters
     ----------
@@ -271,18 +307,12 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     >>> bool(abs(a - b) < 1e-12)
     True
     """
-    infl = _influences(y_true, [(y_score, False)], pos_label, sample_weight,
-                       "auk_confidence_interval")
-    if infl is None:
+    parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
+                                   "auk_confidence_interval")
+    if parts is None:
         nan = float("nan")
         return nan, nan, nan, nan
-    c, cases = infl[0]
-    if cases is None:
-        v_pos, v_neg = c.variance_parts()
-        n_pos, n_neg = c.n_pos, c.n_neg
-    else:
-        v_pos, v_neg = _variance_parts(*cases)
-        n_pos, n_neg = cases[0].shape[0], cases[1].shape[0]
+    c, v_pos, v_neg, n_pos, n_neg, _, _ = parts
     se = math.sqrt(v_pos + v_neg)
     df = _satterthwaite_df(v_pos, v_neg, n_pos, n_neg)
     z = _quantile(confidence_level, df)
@@ -290,12 +320,204 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     lo, hi = auk_bounds(c.p)
     x = (est - lo) / (hi - lo)
     if se == 0 or not 0 < x < 1:
+        warnings.warn(
+            "The influence-function standard error is 0 (a perfectly ranked "
+            "test set, or every case with the same influence): the analytic "
+            "interval is a point, which says nothing about the population. "
+            "Use the default method='score' instead.",
+            UserWarning,
+            stacklevel=3,
+        )
         return est, est, est, se
+    low, high = _logit_limits(est, se, z, lo, hi)
+    return est, low, high, se
+
+
+def _logit_limits(est, se, q, lo, hi):
+    """``est +- q se`` on the logit scale of ``[lo, hi]``, mapped back."""
+    x = (est - lo) / (hi - lo)
     centre = math.log(x / (1 - x))
-    half = z * se / ((hi - lo) * x * (1 - x))
+    half = q * se / ((hi - lo) * x * (1 - x))
     low = lo + (hi - lo) / (1 + math.exp(-(centre - half)))
     high = lo + (hi - lo) / (1 + math.exp(-(centre + half)))
-    return est, low, high, se
+    return low, high
+
+
+# ------------------------------------------------------------ the score interval
+# The power-law ROC family t = f^lam (Hanley & McNeil's and Newcombe's
+# exponential model: negative scores Exp(1), positive scores Exp(lam)), on a
+# grid of lam wide enough that the AUK runs from within 1e-5 of its lower
+# bound to within 1e-5 of its upper one at every p.
+_LOG_LAMBDA = np.linspace(-12.0, 12.0, 241)
+_QUANTILES = 1000  # quantiles of each class per member of the family
+# the score interval's scale Vhat / V(AUK) is never taken below this, so that
+# a (nearly) perfect ranking, whose Vhat is (nearly) 0, keeps a width.  Chosen
+# in pilot runs of chapters/data/sim_auk_score.py: 1/4 changed little, 3/4
+# and the union of the model's and the data's intervals (the first version)
+# overcovered more (0.99-0.995 at AUC 0.99, where 1/2 gave 0.985-0.99)
+_MIN_VARIANCE_RATIO = 0.5
+
+
+@functools.lru_cache(maxsize=64)
+def _power_family(p):
+    """AUK and influence variances of the power-law ROC family at share p.
+
+    For the ROC curve ``t(f) = f^lam`` a negative's false positive rate
+    ``U = F(Y)`` is uniform and a positive's ``V = F(X)`` has distribution
+    function ``v^lam``.  The influences of the module docstring become, with
+    ``kappa_t`` and ``kappa_f`` kappa's partial derivatives along the curve,
+
+        IF+(v) = int_v^1 kappa_t df - int_0^1 kappa_t t df
+        IF-(u) = kappa(t(u), u) - AUK + int_u^1 kappa_f df - int_0^1 kappa_f f df,
+
+    and ``Var(IF+) = E IF+(V)^2``, ``Var(IF-) = E IF-(U)^2``.  They are
+    computed on the union of 1,000 quantiles of each class (so no cell of
+    the grid holds more than 1/1000 of either class), with the midpoint
+    rule; the AUK so computed agrees with the exact integral to 1e-6.
+
+    Returns
+    -------
+    theta, log_var_pos, log_var_neg : ndarray
+        Increasing AUKs of the family and the logarithms of the two
+        influence variances, one per grid value of lam.
+    """
+    lam = np.exp(_LOG_LAMBDA)[:, None]
+    q = np.linspace(0.0, 1.0, _QUANTILES + 1)[None, :]
+    with np.errstate(under="ignore"):
+        v = q ** (1.0 / lam)  # quantiles of the positives' F(X)
+        x = np.sort(np.concatenate((np.broadcast_to(q, v.shape), v), axis=1), axis=1)
+        b = np.diff(x, axis=1)  # share of negatives per cell, ordered by f
+        a = np.diff(x**lam, axis=1)  # share of positives per cell
+    n = 1.0 - p
+    t_mid = np.cumsum(a, axis=1) - a / 2
+    f_mid = np.cumsum(b, axis=1) - b / 2
+    t_rest = np.cumsum(a[:, ::-1], axis=1)[:, ::-1] - a / 2  # 1 - t_mid, exactly
+    f_rest = np.cumsum(b[:, ::-1], axis=1)[:, ::-1] - b / 2
+    den = n * (p * t_mid + n * f_mid) + p * (p * t_rest + n * f_rest)
+    kappa = _kappa_pn(t_mid, f_mid, t_rest, f_rest, p, n)
+    kappa_t = (2 * p * n - kappa * p * (n - p)) / den
+    kappa_f = (-2 * p * n - kappa * n * (n - p)) / den
+    theta = np.sum(b * kappa, axis=1)
+
+    def above(g):  # sum over the cells of higher f (lower scores), plus half its own
+        return np.cumsum(g[:, ::-1], axis=1)[:, ::-1] - g / 2
+
+    if_pos = above(b * kappa_t)
+    if_pos -= np.sum(a * if_pos, axis=1, keepdims=True)
+    if_neg = kappa + above(b * kappa_f)
+    if_neg -= np.sum(b * if_neg, axis=1, keepdims=True)
+    var_pos = np.sum(a * if_pos**2, axis=1)
+    var_neg = np.sum(b * if_neg**2, axis=1)
+    order = np.argsort(theta)
+    theta, var_pos, var_neg = theta[order], var_pos[order], var_neg[order]
+    # keep a strictly increasing theta (rounding at the two ends)
+    ok = np.r_[True, np.diff(theta) > 0]
+    tiny = np.finfo(float).tiny
+    return (theta[ok], np.log(np.maximum(var_pos[ok], tiny)),
+            np.log(np.maximum(var_neg[ok], tiny)))
+
+
+def _model_variance(t, p, n_pos, n_neg):
+    """The power-law model's variance of the AUK at candidate value(s) t."""
+    theta, lv_pos, lv_neg = _power_family(p)
+    return (np.exp(np.interp(t, theta, lv_pos)) / n_pos
+            + np.exp(np.interp(t, theta, lv_neg)) / n_neg)
+
+
+def _score_limits(est, scale, q, p, n_pos, n_neg):
+    """Limits of ``{t : (est - t)^2 <= q^2 scale V(t)}`` inside ``auk_bounds(p)``.
+
+    ``V`` is :func:`_model_variance`.  On each side of the estimate the
+    boundary nearest to it is bracketed on a grid of 257 points, and the
+    bracket refined five times the same way (to 2^-40 of the range); an
+    estimate at a bound keeps that bound as its limit and gets a proper
+    other limit, since ``V`` is positive inside the bounds.
+    """
+    lo, hi = auk_bounds(p)
+
+    def outside(t):
+        return (est - t) ** 2 > q * q * scale * _model_variance(t, p, n_pos, n_neg)
+
+    low, high = lo, hi
+    if est > lo:
+        a, b = lo, est  # a rejected, b (the estimate) kept
+        for _ in range(5):
+            t = np.linspace(a, b, 257)
+            out = np.flatnonzero(outside(t))
+            if out.size == 0:  # the bound itself not rejected (model's tail)
+                break
+            a, b = t[out[-1]], t[out[-1] + 1]
+        low = 0.5 * (a + b) if a > lo or out.size else lo
+    if est < hi:
+        a, b = est, hi  # a kept, b rejected
+        for _ in range(5):
+            t = np.linspace(a, b, 257)
+            out = np.flatnonzero(outside(t))
+            if out.size == 0:
+                break
+            a, b = t[out[0] - 1], t[out[0]]
+        high = 0.5 * (a + b) if b < hi or out.size else hi
+    return float(low), float(high)
+
+
+def score_interval(y_true, y_score, confidence_level, pos_label, sample_weight):
+    """The default interval of :func:`auklib.auk_confidence_interval`.
+
+    A score-type interval, the AUK's counterpart of the AUC's default in
+    :func:`auklib.auc_confidence_interval`: the variance is evaluated at
+    each candidate value ``t`` of the AUK instead of at the estimate, and
+    the interval keeps every ``t`` that the estimate does not reject::
+
+        (AUK - t)^2 <= q^2 max(Vhat / V(AUK), 1/2) V(t),
+
+    united with the analytic interval (:func:`analytic_interval`) where
+    that has a width.
+
+    ``V(t)`` is the influence-function variance ``Var(IF+)/N+ +
+    Var(IF-)/N-`` of the AUK when the ROC curve is ``t = f^lam`` (the
+    exponential model of Hanley & McNeil and Newcombe's Method 5, one
+    member per AUK at the test set's p; :func:`_power_family`); ``Vhat`` is
+    the test set's own influence-function variance (ties included), and
+    ``q`` Student's t quantile with Welch-Satterthwaite degrees of freedom
+    of ``Vhat``'s two parts.  The model gives the shape of the variance
+    along the AUK's range, the data its level; the level is floored at half
+    the model's, so that a test set ranked (nearly) perfectly, whose
+    ``Vhat`` is (nearly) 0, keeps a width.  ``V`` is
+    positive inside the AUK's range ``auk_bounds(p)`` and vanishes at its
+    ends, so the interval always has a width, lies inside the range, and at
+    a perfectly ranked test set is ``[low, AUK_max]`` with ``low <
+    AUK_max``.  With weights, N+ and N- are Kish's effective sizes.
+
+    Returns
+    -------
+    estimate, low, high, standard_error : float
+        The standard error is ``sqrt(Vhat)``, as for ``method="analytic"``;
+        all NaN (with a warning) for a single class.
+    """
+    parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
+                                   "auk_confidence_interval")
+    if parts is None:
+        nan = float("nan")
+        return nan, nan, nan, nan
+    c, v_pos, v_neg, n_pos, n_neg, e_pos, e_neg = parts
+    v_hat = v_pos + v_neg
+    est = c.estimate
+    v_model = float(_model_variance(est, c.p, e_pos, e_neg))
+    q = _quantile(confidence_level, _satterthwaite_df(v_pos, v_neg, n_pos, n_neg))
+    # the model's shape scaled to the data's variance, the scale floored so
+    # that a test set ranked (nearly) perfectly, whose Vhat is (nearly) 0,
+    # keeps a width
+    ratio = v_hat / v_model if v_model > 0 else 0.0
+    scale = q * q * max(ratio, _MIN_VARIANCE_RATIO)
+    low, high = _score_limits(est, scale, 1.0, c.p, e_pos, e_neg)
+    # united with the analytic interval, where that has a width: the model's
+    # shape can be wrong (unequal-variance binormal scores), the variance at
+    # the estimate is wrong only near the bounds
+    lo, hi = auk_bounds(c.p)
+    if v_hat > 0 and lo < est < hi:
+        a_low, a_high = _logit_limits(est, math.sqrt(v_hat), q, lo, hi)
+        low, high = max(min(low, a_low), lo), min(max(high, a_high), hi)
+    return est, min(low, est), max(high, est), math.sqrt(v_hat)
 
 
 def analytic_compare(y_true, a, b, confidence_level, pos_label, sample_weight):

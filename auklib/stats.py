@@ -34,7 +34,12 @@ from itertools import permutations
 import numpy as np
 from scipy.stats import chi2, norm
 
-from ._validation import _check_option, _is_numeric, _reject_none_and_complex
+from ._validation import (
+    _check_option,
+    _check_random_state,
+    _is_numeric,
+    _reject_none_and_complex,
+)
 
 __all__ = [
     "friedman_aligned_ranks",
@@ -214,7 +219,7 @@ def friedman_aligned_ranks(
         by Monte Carlo with ``n_permutations`` random arrangements otherwise.
     n_permutations : int, default=9999
         See ``method``.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the Monte-Carlo permutations (unused by the other methods).
 
     Returns
@@ -262,6 +267,7 @@ def friedman_aligned_ranks(
     """
     s = _check_scores(scores)
     n_permutations = _check_permutation_options(method, n_permutations)
+    rng = _check_random_state(random_state)
     b, k = s.shape
     ranks = _aligned_ranks(s)
     stat, between, ss = _statistic(ranks)
@@ -277,7 +283,6 @@ def friedman_aligned_ranks(
         b_star = np.sum((totals - totals.mean(axis=1, keepdims=True)) ** 2, axis=1)
         p = float(np.mean(b_star >= between - tol))
     else:
-        rng = np.random.default_rng(random_state)
         totals = _sample_totals(ranks, n_permutations, rng)
         b_star = np.sum((totals - totals.mean(axis=1, keepdims=True)) ** 2, axis=1)
         p = (1.0 + np.count_nonzero(b_star >= between - tol)) / (1.0 + n_permutations)
@@ -330,7 +335,7 @@ def aligned_ranks_posthoc(
         otherwise.  With few data sets (b < 10) prefer ``"permutation"``.
     n_permutations : int, default=9999
         See ``method``.
-    random_state : None, int or numpy.random.Generator, default=None
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
         Seed of the Monte-Carlo permutations.
 
     Returns
@@ -391,6 +396,7 @@ def aligned_ranks_posthoc(
     """
     s = _check_scores(scores)
     n_permutations = _check_permutation_options(method, n_permutations)
+    rng = _check_random_state(random_state)
     b, k = s.shape
     ranks = _aligned_ranks(s)
     totals = ranks.sum(axis=0)
@@ -412,7 +418,6 @@ def aligned_ranks_posthoc(
             null = np.sort(np.abs(enum[:, ii] - enum[:, jj]).ravel())
             raw = 1.0 - np.searchsorted(null, observed - tol) / null.size
         else:
-            rng = np.random.default_rng(random_state)
             sample = _sample_totals(ranks, n_permutations, rng)
             diffs = np.abs(sample[:, ii] - sample[:, jj])
             exceed = np.count_nonzero(diffs >= observed - tol, axis=0)

@@ -30,10 +30,11 @@ from ._validation import (
     _as_1d_numeric,
     _check_binary_inputs,
     _check_option,
+    _check_random_state,
     _check_same_length,
     _one_class_undefined,
 )
-from .auk_variance import analytic_compare, analytic_interval
+from .auk_variance import analytic_compare, analytic_interval, score_interval
 from .curves import _exact_segments
 
 __all__ = [
@@ -99,7 +100,8 @@ _MIN_CASES = 10
 # Size of a 2-D batch: drawn case numbers (8 MB of int32) and run counts.
 _BATCH_ELEMENTS = 2_000_000
 _BATCH_RUNS = 32_768
-_CI_METHODS = ("bootstrap", "analytic")
+_CI_METHODS = ("score", "analytic", "bootstrap", "bca")
+_COMPARE_METHODS = ("analytic", "bootstrap")
 
 
 def _check_options(confidence_level, n_resamples):
@@ -327,6 +329,50 @@ def _bc_p_value(reps, z0):
     return float(min(1.0, 2 * ndtr(-z_edge)))
 
 
+def _bca_interval(estimate, reps, confidence_level, acceleration):
+    """Bias-corrected and accelerated (BCa) percentile interval (Efron 1987).
+
+    The replicates are read at ``Phi(z0 + (z0 -+ z) / (1 - a (z0 -+ z)))``,
+    with ``z0`` as in :func:`_bc_interval` and the acceleration ``a``.
+    """
+    m = reps.shape[0]
+    below = np.count_nonzero(reps < estimate) + 0.5 * np.count_nonzero(reps == estimate)
+    z0 = ndtri(min(max(below / m, 0.5 / m), 1 - 0.5 / m))
+    z = ndtri(0.5 + confidence_level / 2)
+    levels = [ndtr(z0 + (z0 + w) / (1 - acceleration * (z0 + w))) for w in (-z, z)]
+    low, high = np.quantile(reps, levels)
+    return float(low), float(high)
+
+
+def _acceleration(y_true, y_score, pos_label, sample_weight):
+    """BCa acceleration of the exact AUK from its influence values, O(n log n).
+
+    For a statistic of two independent samples (the stratified bootstrap),
+    ``a = sum_c n_c^-3 sum_i l_ci^3 / (6 (sum_c n_c^-2 sum_i l_ci^2)^(3/2))``
+    with ``l_ci`` the influence of case i of class c (Davison & Hinkley 1997,
+    Section 3.2), which the jackknife only approximates, at O(n^2) cost.
+    """
+    from .auk_variance import _influences
+
+    (_, (if_pos, if_neg)), = _influences(
+        y_true, [(y_score, True)], pos_label, sample_weight, "auk_confidence_interval")
+    num = sum(np.sum(v**3) / v.shape[0] ** 3 for v in (if_pos, if_neg))
+    den = sum(np.sum(v**2) / v.shape[0] ** 2 for v in (if_pos, if_neg))
+    return float(num / (6 * den**1.5)) if den > 0 else 0.0
+
+
+def _warn_if_all_equal(reps, what):
+    if reps.shape[0] > 1 and np.all(reps == reps[0]):
+        warnings.warn(
+            f"Every bootstrap replicate of {what} is the same (as for a "
+            "perfectly ranked test set, whose resamples are all perfectly "
+            "ranked): the bootstrap interval is a point, which says nothing "
+            "about the population. Use the default method instead.",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
 def auk_confidence_interval(
     y_true,
     y_score,
@@ -336,39 +382,63 @@ def auk_confidence_interval(
     random_state=None,
     pos_label=None,
     sample_weight=None,
-    method="bootstrap",
+    method="score",
 ):
-    """Bootstrap confidence interval for the AUK, class counts held fixed.
+    """Confidence interval for the AUK, class counts held fixed.
 
-    The test set is resampled with replacement within each class (a
-    stratified bootstrap), so that every replicate has as many positive and
-    negative cases as the test set.  The AUK's scale depends on the class
-    share, so a replicate with another class share would estimate another
-    quantity.  Each replicate's AUK is the exact integral along the
-    replicate's empirical ROC curve (``auk_score(..., method="exact")``).
+    The AUK's scale depends on the class share p, so every method holds the
+    test set's class counts fixed: the interval is for the population's AUK
+    at the test set's p.
 
-    The interval is the bias-corrected percentile (BC) interval: with ``z0``
-    the normal quantile of the share of replicates below the estimate, the
-    ends are the replicates' quantiles at ``Phi(2 z0 -+ z)``,
-    ``z = Phi^-1((1 + confidence_level) / 2)``.  Why this one: the AUK's
-    sampling distribution is skewed when positives are few, and its
-    estimate slightly biased.  Measured coverage of the 95% interval
-    (3,200 equal-variance binormal test sets per row, d = 1.5, nine
-    negatives per positive, 1,000 replicates each; Monte Carlo standard
-    error at most 0.005; ``chapters/data/sim_intervals.py`` in the book's
-    repository, chapter 9)::
+    ``method="score"`` (the default) is a score-type interval, the AUK's
+    counterpart of :func:`auc_confidence_interval`'s default.  The AUK's
+    variance is evaluated at each candidate value t instead of at the
+    estimate, and the interval keeps every t that the estimate does not
+    reject::
 
-        positives   percentile    BC      BCa
-           10         0.918      0.931   0.943
-           20         0.934      0.942   0.948
-           50         0.936      0.938   0.943
+        (AUK - t)^2 <= q^2 c V(t),   c = max(Vhat / V(AUK), 1/2),
 
-    The BC interval's misses are one-sided (its lower limit is too high:
-    with 50 positives the population AUK fell below the interval in 124
-    test sets and above it in 73).  The BCa interval narrows that
-    imbalance and covers 0.004-0.012 more, but its acceleration needs a
-    jackknife, O(n^2) for the exact AUK, so it is not offered; none of the
-    three reaches 95%.
+    where ``V(t)`` is the delta-method (influence-function) variance
+    ``Var(IF+)/N+ + Var(IF-)/N-`` of the AUK under the exponential model
+    of Hanley & McNeil (the power-law ROC curve ``t = f^lambda``, the model
+    of Newcombe's AUC interval) with population AUK t at the test set's p,
+    ``Vhat`` the test set's own influence-function variance (ties
+    included), and ``q`` Student's t quantile on the Welch-Satterthwaite
+    degrees of freedom of Vhat (normal when Vhat is 0).  The model gives
+    the shape of the variance along the AUK's range, the data its level,
+    floored at half the model's so that a test set ranked (nearly)
+    perfectly keeps a width.  ``V(t)`` vanishes
+    only at the ends of the AUK's range ``auk_bounds(p)``, so the interval
+    lies inside that range and always has a width: a perfectly ranked test
+    set gets ``[low, AUK_max]`` with ``low < AUK_max``.  It costs one sort
+    of the scores and no resampling.
+
+    Measured coverage of the 95% interval (the book's
+    ``chapters/data/sim_auk_score.py``, chapter 9; at least 2,000 test sets
+    per setting, Monte Carlo standard error at most 0.005), over binormal
+    scores with population AUC 0.75-0.99, 10 to 200 positive cases at
+    p = 0.02, 0.1 and 0.5, tied scores, unequal-variance binormal and
+    exponential scores, and perfectly separated populations: 0.939-0.985 in
+    17 settings, above 0.95 at high separation (AUC 0.99) and with 10
+    positive cases (it errs on the safe side there), short of it only for
+    unequal-variance binormal scores with 20 positive cases (0.939); always
+    1 for a perfectly separated population, and never a point.
+
+    ``method="analytic"`` is the same variance Vhat put into a Wald
+    interval on the logit scale of ``auk_bounds(p)`` with the t quantile.
+    It covers close to 95% at moderate separation but its variance
+    vanishes at the bounds: at high separation it is too short (0.920 with
+    20 positives and 180 negatives at AUC 0.99, 0.691 with 20 and 20, in
+    chapter 9's table), and a perfectly ranked test set gets a point.
+
+    ``method="bootstrap"`` is the bias-corrected percentile (BC) interval
+    of a stratified bootstrap (each replicate resamples the positives and
+    the negatives separately, so it keeps the class counts; its AUK is the
+    exact integral along the replicate's ROC curve), and ``method="bca"``
+    adds Efron's acceleration, taken from the influence values (O(n log n),
+    no jackknife).  Both fall short with few positive cases and at high
+    separation, and give a point for a perfectly ranked test set (every
+    resample is perfectly ranked too; a warning says so).
 
     Parameters
     ----------
@@ -379,56 +449,67 @@ def auk_confidence_interval(
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=2000
-        Number of bootstrap replicates.
-    random_state : None, int or numpy.random.Generator, default=None
-        Seed of the resampling.
+        Number of bootstrap replicates (``"bootstrap"`` and ``"bca"``
+        only).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the resampling (``"bootstrap"`` and ``"bca"`` only; checked
+        whatever the method).
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
     sample_weight : array-like of shape (n_samples,), default=None
-        Non-negative case weights.  The cases are resampled (class counts
-        fixed) and carry their weights into the replicate.
-    method : {"bootstrap", "analytic"}, default="bootstrap"
-        ``"analytic"``: the influence-function (delta method) standard error
-        of the AUK (its own module of auklib), exact for tied scores, with the
-        interval on a logit scale of the AUK's range and Student's t
-        quantile; ``standard_error`` is then that standard error, and
-        ``n_resamples`` and ``random_state`` are ignored.  It takes
-        O(n log n) time, no resampling (chapter 9 of the book derives it and
-        checks its coverage).
+        Non-negative case weights.  The bootstrap resamples the cases (class
+        counts fixed) and they carry their weights into the replicate; the
+        analytic methods weight each case's influence, and ``"score"`` uses
+        Kish's effective class sizes ``(sum w)^2 / sum w^2`` in ``V``.
+    method : {"score", "analytic", "bootstrap", "bca"}, default="score"
+        The interval, see above.
 
     Returns
     -------
     result : AUKInterval
-        Named tuple ``(estimate, low, high, standard_error)``.  All NaN, with
-        an :class:`~auklib.UndefinedMetricWarning`, when ``y_true`` holds one
+        Named tuple ``(estimate, low, high, standard_error)``: the exact
+        AUK, the interval, and the influence-function standard error
+        ``sqrt(Vhat)`` (``"score"``, ``"analytic"``) or the standard
+        deviation of the bootstrap replicates.  All NaN, with an
+        :class:`~auklib.UndefinedMetricWarning`, when ``y_true`` holds one
         class only.
 
     Warns
     -----
     UserWarning
-        When a class has fewer than 10 cases: the bootstrap then undercovers.
+        When a class has fewer than 10 cases (coverage below that is
+        untested), and when every bootstrap replicate is the same.
 
     See Also
     --------
     auk_compare : Paired comparison of two classifiers' AUKs.
-    auk_score : The AUK itself.
+    auc_confidence_interval : The score-type interval for the AUC.
+    auk_bounds : The AUK's range at a class share.
 
     Notes
     -----
-    Speed: the scores are sorted once; each replicate is drawn as
-    multinomial counts over the sorted cases of each class, and its exact AUK
-    follows from cumulative sums of the counts, in O(n) without sorting.
-
-    With very few positives the bootstrap cannot see what was not sampled:
-    with 10 positive cases the 95% interval covers about 0.93, and below
-    that less.  Report the interval with that caveat, or collect
-    more positive cases.
+    At p = 1/2 the AUK is the AUC minus 1/2, and the score interval is
+    close to (not identical with) ``auc_confidence_interval``'s minus 1/2:
+    the model is the same, Newcombe's variance adds a finite-sample term.
+    ``standard_error`` is the same for ``"score"`` and ``"analytic"``:
+    the score interval differs in where the variance is evaluated, not in
+    the estimate of it.  Speed: the bootstrap sorts the scores once and
+    computes each replicate's exact AUK from cumulative sums of multinomial
+    counts, O(n) per replicate; the analytic methods cost one sort (the
+    score interval also builds the model's table once per class share,
+    about 0.1 s, and caches it).
 
     References
     ----------
-    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
+    .. [1] J. A. Hanley and B. J. McNeil, "The meaning and use of the area
+       under a receiver operating characteristic (ROC) curve", Radiology
+       143, 29-36, 1982.
+    .. [2] R. G. Newcombe, "Confidence intervals for an effect size measure
+       based on the Mann-Whitney statistic. Part 2: asymptotic methods and
+       evaluation", Statistics in Medicine 25, 559-573, 2006.
+    .. [3] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
        Chapman & Hall, 1993, Chapters 13-14.
-    .. [2] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
+    .. [4] U. Kaymak, A. Ben-David and R. Potharst, "The AUK: a simple
        alternative to the AUC", Engineering Applications of Artificial
        Intelligence 25(5), 1082-1089, 2012.
 
@@ -439,12 +520,25 @@ def auk_confidence_interval(
     >>> rng = np.random.default_rng(0)
     >>> y = np.r_[np.ones(50), np.zeros(450)]
     >>> s = np.r_[rng.normal(1.5, 1, 50), rng.normal(0, 1, 450)]
-    >>> ci = auk_confidence_interval(y, s, random_state=0)
+    >>> ci = auk_confidence_interval(y, s)
     >>> print(f"{ci.estimate:.3f} [{ci.low:.3f}, {ci.high:.3f}]")
-    0.189 [0.163, 0.209]
+    0.189 [0.161, 0.210]
+
+    A perfectly ranked test set still gets an interval with a width:
+
+    >>> y = np.r_[np.ones(20), np.zeros(180)]
+    >>> s = np.r_[np.arange(20) + 200.0, np.arange(180.0)]
+    >>> ci = auk_confidence_interval(y, s)
+    >>> print(f"{ci.estimate:.4f} [{ci.low:.4f}, {ci.high:.4f}]")
+    0.2529 [0.2355, 0.2529]
     """
     confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
-    if _check_option(method, "method", _CI_METHODS) == "analytic":
+    random_state = _check_random_state(random_state)
+    method = _check_option(method, "method", _CI_METHODS)
+    if method == "score":
+        return AUKInterval(*score_interval(
+            y_true, y_score, confidence_level, pos_label, sample_weight))
+    if method == "analytic":
         return AUKInterval(*analytic_interval(
             y_true, y_score, confidence_level, pos_label, sample_weight))
     prepared = _prepare(
@@ -456,7 +550,12 @@ def auk_confidence_interval(
         return AUKInterval(nan, nan, nan, nan)
     curves, w_pos, w_neg = prepared
     est, reps = _replicates(curves, w_pos, w_neg, n_resamples, random_state)
-    low, high, _ = _bc_interval(est[0], reps[0], confidence_level)
+    _warn_if_all_equal(reps[0], "the AUK")
+    if method == "bca":
+        a = _acceleration(y_true, y_score, pos_label, sample_weight)
+        low, high = _bca_interval(est[0], reps[0], confidence_level, a)
+    else:
+        low, high, _ = _bc_interval(est[0], reps[0], confidence_level)
     se = float(np.std(reps[0], ddof=1)) if n_resamples > 1 else float("nan")
     return AUKInterval(float(est[0]), low, high, se)
 
@@ -471,20 +570,37 @@ def auk_compare(
     random_state=None,
     pos_label=None,
     sample_weight=None,
-    method="bootstrap",
+    method="analytic",
 ):
-    """Paired bootstrap comparison of the AUKs of two classifiers.
+    """Paired comparison of the AUKs of two classifiers on the same cases.
 
-    Both score vectors belong to the same cases.  Each replicate draws one
-    stratified resample of the cases and computes both AUKs on it, so the
-    difference keeps the correlation between the classifiers (which makes
-    the comparison much sharper than two separate intervals).
+    Both score vectors belong to the same cases, so their AUKs are
+    correlated (the hard cases are hard for both), and a paired comparison
+    uses that: it is much sharper than two separate intervals.
 
-    The interval is the bias-corrected percentile interval of the
-    difference, as in :func:`auk_confidence_interval`; the p-value is the
-    smallest ``1 - confidence_level`` at which that interval excludes 0
-    (two-sided), so ``p_value < 1 - confidence_level`` exactly when the
-    interval excludes 0.
+    ``method="analytic"`` (the default): each case's influence on
+    AUK(a) - AUK(b) is the difference of its influences on the two AUKs
+    (ties included), so the variance of the difference is
+    ``Var(IF+_a - IF+_b)/N+ + Var(IF-_a - IF-_b)/N-``; the interval is
+    ``difference +- q SE`` with Student's t quantile on Welch-Satterthwaite
+    degrees of freedom, and the P-value is two-sided from the same t
+    statistic, so ``p_value < 1 - confidence_level`` exactly when the
+    interval excludes 0.  ``n_resamples`` is then unused.
+
+    ``method="bootstrap"``: each replicate draws one stratified resample of
+    the cases and computes both exact AUKs on it; the interval is the
+    bias-corrected percentile interval of the replicate differences (as in
+    :func:`auk_confidence_interval`), and the P-value the smallest
+    ``1 - confidence_level`` at which that interval excludes 0.
+
+    Rejection rates of the 5% tests when the two classifiers' population
+    AUKs are equal (two noisy views of one latent binormal score, 2,000 to
+    3,200 test sets per setting, Monte Carlo standard error at most 0.005;
+    chapter 9 of the book): the analytic test 0.026-0.057 with 10 to 100
+    positive cases (``chapters/data/sim_auk_analytic.py``; the lower rates
+    when the two classifiers agree closely), the bootstrap test 0.059 with
+    50 positive cases, 0.075 with 20 and 0.085 with 10
+    (``chapters/data/sim_intervals.py``).
 
     Parameters
     ----------
@@ -495,26 +611,27 @@ def auk_compare(
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     n_resamples : int, default=2000
-        Number of bootstrap replicates.
-    random_state : None, int or numpy.random.Generator, default=None
-        Seed of the resampling.
+        Number of bootstrap replicates (``method="bootstrap"`` only).
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the resampling (``method="bootstrap"`` only; checked
+        whatever the method).
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative case weights.
-    method : {"bootstrap", "analytic"}, default="bootstrap"
-        ``"analytic"``: the paired influence-function standard error of the
-        difference (each case's influence on AUK(a) minus its influence on
-        AUK(b)), the interval ``difference +- t SE`` and the two-sided
-        P-value of the same t statistic; ``n_resamples`` and
-        ``random_state`` are ignored.
+    method : {"analytic", "bootstrap"}, default="analytic"
+        The test, see above.
 
     Returns
     -------
     result : AUKComparison
         Named tuple ``(difference, low, high, p_value)`` with
         ``difference = AUK(a) - AUK(b)``.  All NaN, with an
-        :class:`~auklib.UndefinedMetricWarning`, for a single class.
+        :class:`~auklib.UndefinedMetricWarning`, for a single class.  When
+        every case has the same influence on both AUKs (the two rankings
+        are the same, or both are perfect) the standard error is 0: the
+        interval is the point ``difference`` and the P-value 1 if the
+        difference is 0, else 0.
 
     Warns
     -----
@@ -524,26 +641,21 @@ def auk_compare(
     See Also
     --------
     auk_confidence_interval : Interval for one classifier.
+    delong_test : DeLong's paired test of two AUCs.
 
     Notes
     -----
-    The p-value inverts the interval, with the same quantiles of the
-    replicates, so the two agree for any ``n_resamples``.  Its resolution
-    is limited by ``n_resamples``: it is 0 when every replicate lies on one
-    side of 0 (report it as below ``1 / n_resamples``); ask for more
-    replicates to resolve small p-values.  In simulations with equal
-    population AUKs (binormal scores, d = 1.5, two equally noisy views of
-    one latent score, nine negatives per positive; 3,200 test sets each,
-    500 replicates; the book's ``chapters/data/sim_intervals.py``) the 5% test
-    rejected at 0.059 (Monte Carlo standard error 0.004) with 50 positive
-    cases, 0.075 (0.005) with 20 and 0.085 (0.005) with 10: the paired
-    bootstrap test is somewhat liberal, the more so the fewer the
-    positives, so treat p-values near the level with caution, especially
-    there.
+    The bootstrap P-value inverts its interval with the same quantiles of
+    the replicates, so the two agree for any ``n_resamples``; its
+    resolution is limited by ``n_resamples`` (it is 0 when every replicate
+    lies on one side of 0: report it as below ``1 / n_resamples``).
 
     References
     ----------
-    .. [1] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
+    .. [1] E. R. DeLong, D. M. DeLong and D. L. Clarke-Pearson, "Comparing the
+       areas under two or more correlated receiver operating characteristic
+       curves: a nonparametric approach", Biometrics 44, 837-845, 1988.
+    .. [2] B. Efron and R. J. Tibshirani, "An Introduction to the Bootstrap",
        Chapman & Hall, 1993, Chapter 16.
 
     Examples
@@ -555,16 +667,21 @@ def auk_compare(
     >>> latent = np.r_[rng.normal(1.5, 1, 100), rng.normal(0, 1, 900)]
     >>> a = latent + rng.normal(0, 0.3, 1000)   # a sharper view of the signal
     >>> b = latent + rng.normal(0, 1.0, 1000)   # a noisier one
-    >>> res = auk_compare(y, a, b, random_state=0)
+    >>> res = auk_compare(y, a, b)
+    >>> print(f"{res.difference:.3f} [{res.low:.3f}, {res.high:.3f}] "
+    ...       f"p = {res.p_value:.4f}")
+    0.027 [0.008, 0.046] p = 0.0055
+    >>> res = auk_compare(y, a, b, method="bootstrap", random_state=0)
     >>> print(f"{res.difference:.3f} [{res.low:.3f}, {res.high:.3f}] "
     ...       f"p = {res.p_value:.4f}")
     0.027 [0.009, 0.045] p = 0.0037
     """
     confidence_level, n_resamples = _check_options(confidence_level, n_resamples)
+    random_state = _check_random_state(random_state)
     a = _as_1d_numeric(y_score_a, "y_score_a")
     b = _as_1d_numeric(y_score_b, "y_score_b")
     _check_same_length(y_score_a=a, y_score_b=b)
-    if _check_option(method, "method", _CI_METHODS) == "analytic":
+    if _check_option(method, "method", _COMPARE_METHODS) == "analytic":
         return AUKComparison(*analytic_compare(
             y_true, a, b, confidence_level, pos_label, sample_weight))
     prepared = _prepare(

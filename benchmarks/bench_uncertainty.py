@@ -54,8 +54,9 @@ def main():
     for r in range(args.repeat):
         ref.append(timed(calls) * m / args.calls)
         ci.append(timed(lambda: auk_confidence_interval(
-            y, a, n_resamples=m, random_state=r)))
-        cmp.append(timed(lambda: auk_compare(y, a, b, n_resamples=m, random_state=r)))
+            y, a, n_resamples=m, random_state=r, method="bootstrap")))
+        cmp.append(timed(lambda: auk_compare(y, a, b, n_resamples=m, random_state=r,
+                                             method="bootstrap")))
         ci_an.append(timed(lambda: auk_confidence_interval(y, a, method="analytic")))
         cmp_an.append(timed(lambda: auk_compare(y, a, b, method="analytic")))
     t_ref, t_ci, t_cmp = min(ref), min(ci), min(cmp)

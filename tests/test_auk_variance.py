@@ -177,14 +177,153 @@ def test_interval_lies_within_the_auk_range_and_contains_the_estimate():
         assert lo < ci.low < ci.estimate < ci.high < hi
 
 
-def test_perfect_ranking_gives_a_point_interval():
+def test_analytic_interval_of_a_perfect_ranking_is_a_point_and_warns():
     y = [0, 0, 0, 1, 1]
-    with pytest.warns(UserWarning, match="Only 2 positive cases"):
+    with pytest.warns(UserWarning, match="interval is a point"):
         ci = auk_confidence_interval(y, [0.1, 0.2, 0.3, 0.8, 0.9], method="analytic")
     # every case's influence is zero: moving a case within its class's block
     # does not change the ROC path
     assert ci.standard_error < 1e-12
     assert ci.high - ci.low < 1e-10 and ci.low <= ci.estimate <= ci.high
+
+
+def _no_point_cases():
+    """Test sets where a variance-at-the-estimate interval has no width."""
+    rng = np.random.default_rng(40)
+    for n_pos in (1, 2, 3, 5, 10, 50):
+        for n_neg in (1, 3, 10, 100, 1000):
+            y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+            ranked = np.r_[np.arange(n_pos) + n_neg + 1.0, np.arange(n_neg, dtype=float)]
+            yield f"perfect {n_pos}/{n_neg}", y, ranked, None
+            yield f"reversed {n_pos}/{n_neg}", y, -ranked, None
+            yield f"all tied {n_pos}/{n_neg}", y, np.zeros(n_pos + n_neg), None
+            yield f"crisp {n_pos}/{n_neg}", y, (ranked > n_neg).astype(float), None
+            w = rng.uniform(0.1, 3.0, n_pos + n_neg)
+            yield f"perfect, weighted {n_pos}/{n_neg}", y, ranked, w
+            if n_pos <= 3:
+                yield f"random {n_pos}/{n_neg}", y, rng.normal(size=n_pos + n_neg), None
+    y = np.r_[np.ones(1000, dtype=int), np.zeros(100_000, dtype=int)]
+    yield "perfect 1000/100000", y, np.r_[np.ones(1000), np.zeros(100_000)], None
+    yield "all tied but one 1000/100000", y, np.r_[1.0, np.zeros(100_999)], None
+
+
+def test_no_setting_gives_a_point_interval():
+    """The default (score) interval has a width in every setting, inside the
+    AUK's range and around the estimate: perfect and reversed rankings, all
+    scores tied, crisp scores, 1 to 3 positive cases, weights, 10^5 cases."""
+    from auklib import auk_bounds
+
+    checked = 0
+    for name, y, s, w in _no_point_cases():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # few cases of a class
+            ci = auk_confidence_interval(y, s, sample_weight=w)
+        w_pos = y.sum() if w is None else w[y == 1].sum()
+        w_all = y.size if w is None else w.sum()
+        lo, hi = auk_bounds(w_pos / w_all)
+        assert ci.low < ci.high, name
+        assert ci.low <= ci.estimate <= ci.high, name
+        # the exact AUK of a perfect (reversed) ranking is the bound, to rounding
+        assert lo - 1e-12 <= ci.low and ci.high <= hi + 1e-12, name
+        checked += 1
+    assert checked > 150
+
+
+@pytest.mark.parametrize("n_pos, n_neg", [(20, 180), (20, 20), (10, 490), (200, 200)])
+def test_score_interval_of_a_perfect_ranking_is_low_to_the_upper_bound(n_pos, n_neg):
+    from auklib import auk_bounds
+
+    y = np.r_[np.ones(n_pos), np.zeros(n_neg)]
+    s = np.r_[np.arange(n_pos) + 200.0 + n_neg, np.arange(float(n_neg))]
+    ci = auk_confidence_interval(y, s)
+    lo, hi = auk_bounds(n_pos / (n_pos + n_neg))
+    assert ci.estimate == pytest.approx(hi, abs=1e-15)
+    assert ci.high == pytest.approx(hi, abs=1e-15)
+    assert lo < ci.low < hi - 1e-3 * (hi - lo)  # a real width, not rounding
+
+
+def test_power_family_matches_the_exact_auk_and_a_large_sample():
+    """The model table against the exact AUK of the ROC t = f^lam, and its
+    variance against the influence-function variance of one very large
+    sample of exponential scores (relative error of that estimate about
+    sqrt(2 / N) for each class, a few per cent here)."""
+    from auklib import auk_from_roc
+    from auklib.auk_variance import _model_variance, _power_family
+
+    for p in (0.02, 0.1, 0.5):
+        theta, _, _ = _power_family(p)
+        assert np.all(np.diff(theta) > 0)
+        for lam in (0.02, 0.3, 1.0, 4.0):
+            lf = np.linspace(-200.0, 0.0, 400_001)
+            exact = auk_from_roc(np.r_[0.0, np.exp(lf)], np.r_[0.0, np.exp(lam * lf)], p)
+            i = np.argmin(np.abs(np.exp(np.linspace(-12, 12, 241)) - lam))
+            lam_grid = np.exp(np.linspace(-12, 12, 241))[i]
+            exact_grid = auk_from_roc(np.r_[0.0, np.exp(lf)],
+                                      np.r_[0.0, np.exp(lam_grid * lf)], p)
+            assert np.min(np.abs(theta - exact_grid)) < 2e-6
+            del exact
+    rng = np.random.default_rng(41)
+    for p, lam in ((0.1, 0.2), (0.5, 0.5)):
+        n_neg = 60_000
+        n_pos = int(round(p / (1 - p) * n_neg))
+        y = np.r_[np.ones(n_pos, dtype=bool), np.zeros(n_neg, dtype=bool)]
+        s = np.r_[rng.exponential(1 / lam, n_pos), rng.exponential(1.0, n_neg)]
+        c = _Influence(y, s, None)
+        v_pos, v_neg = c.variance_parts()
+        model = float(_model_variance(c.estimate, c.p, n_pos, n_neg))
+        assert model == pytest.approx(v_pos + v_neg, rel=0.06)
+
+
+def test_model_variance_at_half_prevalence_is_hanley_and_mcneils():
+    """At p = 1/2 the AUK is the AUC - 1/2 and the power-law model is Hanley
+    & McNeil's exponential one: Var(IF+) = Q2 - A^2, Var(IF-) = Q1 - A^2 with
+    Q1 = A / (2 - A), Q2 = 2 A^2 / (1 + A) (their eq. for the AUC's variance
+    without its finite-sample term)."""
+    from auklib.auk_variance import _model_variance
+
+    for auc in (0.55, 0.7, 0.85, 0.95, 0.99, 0.999):
+        q1, q2 = auc / (2 - auc), 2 * auc**2 / (1 + auc)
+        for n_pos, n_neg in ((1.0, 1e12), (1e12, 1.0), (20.0, 180.0)):
+            expected = (q2 - auc**2) / n_pos + (q1 - auc**2) / n_neg
+            got = float(_model_variance(auc - 0.5, 0.5, n_pos, n_neg))
+            assert got == pytest.approx(expected, rel=5e-3), (auc, n_pos, n_neg)
+
+
+def test_score_interval_at_half_prevalence_has_the_auc_estimate_and_standard_error():
+    rng = np.random.default_rng(42)
+    for d in (0.5, 1.5, 3.0):
+        y, s = _sample(rng, 40, 40, d=d)
+        auk = auk_confidence_interval(y, s)
+        auc = auc_confidence_interval(y, s)
+        assert auk.estimate == pytest.approx(auc.estimate - 0.5, abs=1e-12)
+        assert auk.standard_error == pytest.approx(auc.standard_error, rel=1e-9)
+        assert auk.low < auk.estimate < auk.high <= 0.5
+
+
+def test_equal_weights_give_the_unweighted_score_interval():
+    rng = np.random.default_rng(43)
+    y, s = _sample(rng, 20, 80, step=0.5)
+    a = auk_confidence_interval(y, s)
+    b = auk_confidence_interval(y, s, sample_weight=np.full(100, 0.3))
+    np.testing.assert_allclose(a, b, rtol=1e-9)
+
+
+def test_bca_acceleration_is_the_jackknife_one_to_first_order():
+    """The acceleration from the influence values against the jackknife's
+    (the O(n^2) estimate the book's first simulation used); they differ by
+    O(1/n)."""
+    from auklib.uncertainty import _acceleration, _Curve
+
+    sim = tool("sim_intervals")
+    rng = np.random.default_rng(44)
+    for n_pos, n_neg in ((30, 270), (60, 60)):
+        y, s = _sample(rng, n_pos, n_neg, d=1.5)
+        jack = sim.auk_jackknife(_Curve(s[y == 1], s[y == 0]), n_pos, n_neg,
+                                 n_pos / (n_pos + n_neg))
+        a_jack = sim.bca_acceleration(jack)
+        a_if = _acceleration(y, s, None, None)
+        assert a_if == pytest.approx(a_jack, rel=0.1, abs=2e-3)
+        assert a_if != 0
 
 
 def test_bad_method_and_single_class():
@@ -227,3 +366,58 @@ def test_stored_coverage_table_reproduces_on_a_fresh_slice(name):
     assert fresh["mean_width"] == pytest.approx(row["mean_width"], rel=0.05)
     # and the stored table itself meets the brief: MC SE <= 0.005 everywhere
     assert all(r["mc_se"] <= 0.005 for r in stored["analytic"])
+
+
+# --------------------------------------------------------------------------
+# Integer scores beyond 2**53 are data: every case is matched to its own level
+
+
+def _huge_integer_scores(seed=31, n_pos=30, n_neg=120):
+    """Distinct int64 scores that float64 cannot tell apart (spacing 1 near 2**60)."""
+    rng = np.random.default_rng(seed)
+    y = np.r_[np.ones(n_pos, dtype=int), np.zeros(n_neg, dtype=int)]
+    rank = np.r_[rng.normal(1.0, 1, n_pos), rng.normal(0, 1, n_neg)].argsort().argsort()
+    return y, np.int64(2**60) + rank.astype(np.int64)
+
+
+def test_identical_rankings_of_huge_integer_scores_give_a_zero_difference():
+    y, s = _huge_integer_scores()
+    assert np.unique(s.astype(np.float64)).size < np.unique(s).size  # float64 merges
+    # the same ranking as small floats: a monotone transform of the scores
+    res = auk_compare(y, s, (s - np.int64(2**60)) / 7.0, method="analytic")
+    assert res.difference == 0.0
+    assert res.low == res.high == 0.0 and res.p_value == 1.0
+
+
+def test_unit_weights_give_the_unweighted_standard_error_for_huge_integer_scores():
+    y, s = _huge_integer_scores()
+    plain = auk_confidence_interval(y, s, method="analytic")
+    weighted = auk_confidence_interval(y, s, method="analytic",
+                                       sample_weight=np.ones(y.size))
+    # the same scores shifted into float64's exact range rank identically
+    small = auk_confidence_interval(y, s - np.int64(2**60), method="analytic")
+    assert plain.standard_error == pytest.approx(small.standard_error, rel=1e-12)
+    assert weighted.standard_error == pytest.approx(plain.standard_error, rel=1e-12)
+
+
+def test_stored_score_interval_table_reproduces_on_a_fresh_slice():
+    """Re-run 300 test sets of a stored setting of the score interval's table
+    (other seeds): the coverage agrees within Monte Carlo error, and the
+    stored table meets its claims (MC SE <= 0.005, never a point)."""
+    sim = tool("sim_auk_score")
+    stored = json.loads(sim.OUT.read_text())["coverage"]
+    key = "binormal, 20/20, AUC 0.75"
+    row = next(r for r in stored if r["key"] == key)
+    setting = next(s for s in sim.coverage_settings() if s["key"] == key)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        truth, count, _, _ = sim.run_batch(setting, ("score",), 300, 99)
+    assert truth == pytest.approx(row["truth"], abs=1e-12)
+    fresh = count["score"]["covered"] / 300
+    old = row["score"]["covered"] / row["reps"]
+    allowance = 3 * math.hypot(sim.mcse(count["score"]["covered"], 300),
+                               sim.mcse(row["score"]["covered"], row["reps"]))
+    assert abs(fresh - old) <= allowance
+    assert count["score"]["points"] == 0
+    assert all(sim.mcse(r["score"]["covered"], r["reps"]) <= 0.005 for r in stored)
+    assert all(r["score"]["points"] == 0 for r in stored)

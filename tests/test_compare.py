@@ -301,5 +301,45 @@ def test_interval_bad_input_is_named(func):
             func([0, 1, 1], [0, 1, 1], method="exact")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        res = func(["a", "b", "b", "a"], ["a", "b", "a", "a"], pos_label="b")
+        res = func(["a", "b", "b", "a", "a"] * 5, ["a", "b", "a", "a", "b"] * 5, pos_label="b")
     assert -1 <= res.low <= res.estimate <= res.high <= 1
+
+
+@pytest.mark.parametrize("func", [kappa_confidence_interval, mcc_confidence_interval])
+def test_a_cell_with_fewer_than_five_cases_warns(func):
+    """Every cell at 5 or more: silent; one cell at 4: a warning naming the cells."""
+    for counts in ((5, 5, 5, 85), (50, 5, 5, 5), (5, 40, 5, 50)):
+        y, d = _labels(counts)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            func(y, d)
+    for counts in ((4, 6, 10, 80), (20, 10, 4, 66), (3, 0, 5, 92)):
+        y, d = _labels(counts)
+        tp, fn, fp, tn = counts
+        with pytest.warns(UserWarning, match=rf"fewer than 5 cases \(TP={tp}, FN={fn}, "
+                                             rf"FP={fp}, TN={tn}\)"):
+            func(y, d)
+
+
+# -- a predicted label that y_true does not have is refused, by name ----------
+@pytest.mark.parametrize("call, name", [
+    (lambda t, p: kappa_confidence_interval(t, p, pos_label="a"), "y_pred"),
+    (lambda t, p: mcc_confidence_interval(t, p, pos_label="a"), "y_pred"),
+    (lambda t, p: mcnemar_test(t, p, ["a", "b", "b", "b"], pos_label="a"), "y_pred_a"),
+    (lambda t, p: mcnemar_test(t, ["a", "b", "b", "b"], p, pos_label="a"), "y_pred_b"),
+])
+def test_predicted_label_missing_from_y_true_is_refused(call, name):
+    truth, pred = ["a", "b", "a", "b"], ["a", "c", "c", "c"]
+    with pytest.raises(ValueError, match=rf"{name} has the label 'c'.*y_true"):
+        call(truth, pred)
+    # numeric labels alike: -1 is neither 0 nor 1
+    with pytest.raises(ValueError, match="y_pred has the label -1"):
+        kappa_confidence_interval([0, 1, 0, 1], [1, -1, -1, 1])
+    # two labels between them is fine, one of them absent from either side
+    with pytest.warns(UserWarning, match="fewer than 5"):
+        assert kappa_confidence_interval(["a", "a", "b"], ["a", "a", "a"],
+                                         pos_label="a").estimate == 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined MCC; cells below 5
+        mcc_confidence_interval(["b", "b", "b"], ["a", "b", "b"], pos_label="a")
+    assert mcnemar_test([True, False, True], [1, 0, 0], [1.0, 1.0, 1.0]).b_only == 1

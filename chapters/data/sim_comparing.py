@@ -3,7 +3,8 @@
     OMP_NUM_THREADS=1 nice -n 10 python chapters/data/sim_comparing.py [part ...]
 
 Parts (all by default): ``delong`` (size and power of DeLong's paired test),
-``agreement`` (coverage of the kappa and MCC intervals), ``mcnemar`` (size of
+``agreement`` (exact coverage of the kappa and MCC intervals, by
+enumerating every table), ``mcnemar`` (size of
 McNemar's tests), ``cv`` (size of the t-tests over cross-validation folds)
 and ``cd`` (several classifiers' AUKs on eleven separate data sets, for the
 critical-difference diagram).  Each part is stored under its name in
@@ -112,9 +113,17 @@ def run_delong(reps=DELONG_REPS, seed=20261123, designs=DELONG_DESIGNS,
 
 
 # ---------------------------------------------------- kappa and MCC intervals
+# Exact coverage: every 2x2 table of N cases is enumerated with its
+# multinomial probability (class count N+ ~ Bin(N, p), then TP ~ Bin(N+,
+# sensitivity) and FP ~ Bin(N-, 1 - specificity)), so there is no Monte Carlo
+# error.  Tables whose class count, TP or FP lies in a binomial tail of
+# probability below TAIL are left out; the mass left out is stored (below
+# 1e-9 in every design).
 AGREE_DESIGNS = [(p, n) for p in (0.5, 0.2, 0.05) for n in (100, 400, 2000)]
-AGREE_RATES = (0.8, 0.9)  # sensitivity, specificity
-AGREE_REPS = 20000
+AGREE_CLASSIFIERS = ((0.8, 0.9), (0.6, 0.95))  # (sensitivity, specificity)
+AGREE_RATES = AGREE_CLASSIFIERS[0]
+MIN_CELL = 5  # kappa_confidence_interval / mcc_confidence_interval warn below
+TAIL = 1e-13
 
 
 def cell_probabilities(p, sens, spec):
@@ -130,43 +139,88 @@ def kappa_mcc(cells):
 
 
 def agreement_intervals(counts, z):
-    """(kappa, low, high) Wald and Fisher-z, (mcc, low, high); None where undefined."""
-    n = counts.sum()
+    """(kappa, low, high) Wald and Fisher-z, (mcc, low, high); NaN where undefined.
+
+    The library's own interval code, on tables of counts (shape (4, ...)),
+    vectorised over tables.
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    n = counts.sum(axis=0)
     cells = counts / n
-    # the library's own interval code, on the drawn table (no labels needed)
-    kap, kap_z, mc = (
-        None if r is None else tuple(r[:3])
-        for r in (_kappa_interval(cells, n, z, "wald"),
-                  _kappa_interval(cells, n, z, "fisher-z"),
-                  _mcc_interval(cells, n, z))
-    )
-    return kap, kap_z, mc
+    return tuple(np.asarray(r[:3]) for r in (_kappa_interval(cells, n, z, "wald"),
+                                             _kappa_interval(cells, n, z, "fisher-z"),
+                                             _mcc_interval(cells, n, z)))
 
 
-def run_agreement(reps=AGREE_REPS, seed=1969, designs=AGREE_DESIGNS):
+def all_tables(n, p, sens, spec, tail=TAIL):
+    """Yield (counts (4, m), probabilities (m,)) over the tables of n cases.
+
+    Also yields, last, the probability mass of the tables left out.
+    """
+    left = 0.0
+    n_pos = np.arange(n + 1)
+    p_pos = binom.pmf(n_pos, n, p)
+    keep = p_pos > tail
+    left += float(p_pos[~keep].sum())
+    for m in n_pos[keep]:
+        k = n - m
+        tp, fp = np.arange(m + 1), np.arange(k + 1)
+        p_tp, p_fp = binom.pmf(tp, m, sens), binom.pmf(fp, k, 1 - spec)
+        kt, kf = p_tp > tail, p_fp > tail
+        left += float(p_pos[m] * (1 - p_tp[kt].sum() * p_fp[kf].sum()))
+        TP, FP = np.meshgrid(tp[kt], fp[kf], indexing="ij")
+        TP, FP = TP.ravel(), FP.ravel()
+        yield (np.stack([TP, m - TP, FP, k - FP]).astype(np.float64),
+               p_pos[m] * np.outer(p_tp[kt], p_fp[kf]).ravel())
+    yield None, left
+
+
+def run_agreement(designs=AGREE_DESIGNS, classifiers=AGREE_CLASSIFIERS):
+    """Exact coverage of the 95% kappa and MCC intervals, by enumeration."""
     out = []
     z = norm.ppf(1 - ALPHA / 2)
-    sens, spec = AGREE_RATES
-    for di, (p, n) in enumerate(designs):
-        rng = np.random.default_rng([seed, di])
-        probs = cell_probabilities(p, sens, spec)
-        true_k, true_m = kappa_mcc(probs)
-        tables = rng.multinomial(n, probs, size=reps).astype(float)
-        hit = {"kappa": [], "kappa_z": [], "mcc": []}
-        for counts in tables:
-            kap, kap_z, mc = agreement_intervals(counts, z)
-            if kap is not None:
-                hit["kappa"].append(kap[1] <= true_k <= kap[2])
-                hit["kappa_z"].append(kap_z[1] <= true_k <= kap_z[2])
-            if mc is not None:
-                hit["mcc"].append(mc[1] <= true_m <= mc[2])
-        row = dict(prevalence=p, n=n, sensitivity=sens, specificity=spec,
-                   kappa=float(true_k), mcc=float(true_m), reps=reps)
-        for key in hit:
-            row[f"{key}_defined"] = len(hit[key])
-            row[f"{key}_coverage"] = float(np.mean(hit[key]))
-        out.append(row)
-        print(row, flush=True)
+    for sens, spec in classifiers:
+        for p, n in designs:
+            true_k, true_m = kappa_mcc(cell_probabilities(p, sens, spec))
+            acc = {key: 0.0 for key in (
+                "kappa", "kappa_z", "mcc", "kappa_def", "mcc_def", "quiet",
+                "kappa_quiet", "kappa_z_quiet", "mcc_quiet", "mcc_def_quiet")}
+            tables = 0
+            for counts, prob in all_tables(n, p, sens, spec):
+                if counts is None:
+                    left = prob
+                    break
+                tables += prob.shape[0]
+                (k, kl, kh), (_, zl, zh), (mc, ml, mh) = agreement_intervals(counts, z)
+                kd, md = ~np.isnan(k), ~np.isnan(mc)
+                quiet = counts.min(axis=0) >= MIN_CELL
+                hits = {"kappa": kd & (kl <= true_k) & (true_k <= kh),
+                        "kappa_z": kd & (zl <= true_k) & (true_k <= zh),
+                        "mcc": md & (ml <= true_m) & (true_m <= mh)}
+                acc["kappa_def"] += prob[kd].sum()
+                acc["mcc_def"] += prob[md].sum()
+                acc["quiet"] += prob[quiet].sum()
+                acc["mcc_def_quiet"] += prob[quiet & md].sum()
+                for key, hit in hits.items():
+                    acc[key] += prob[hit].sum()
+                    acc[f"{key}_quiet"] += prob[hit & quiet].sum()
+            row = dict(prevalence=p, n=n, sensitivity=sens, specificity=spec,
+                       kappa=float(true_k), mcc=float(true_m), tables=int(tables),
+                       omitted=float(left),
+                       kappa_defined=float(acc["kappa_def"]),
+                       mcc_defined=float(acc["mcc_def"]),
+                       kappa_coverage=float(acc["kappa"] / acc["kappa_def"]),
+                       kappa_z_coverage=float(acc["kappa_z"] / acc["kappa_def"]),
+                       mcc_coverage=float(acc["mcc"] / acc["mcc_def"]),
+                       min_expected_cell=float(n * cell_probabilities(p, sens, spec).min()),
+                       no_warning=float(acc["quiet"]))
+            if acc["quiet"] > 0:
+                row.update(
+                    kappa_coverage_no_warning=float(acc["kappa_quiet"] / acc["quiet"]),
+                    kappa_z_coverage_no_warning=float(acc["kappa_z_quiet"] / acc["quiet"]),
+                    mcc_coverage_no_warning=float(acc["mcc_quiet"] / acc["mcc_def_quiet"]))
+            out.append(row)
+            print(row, flush=True)
     return out
 
 

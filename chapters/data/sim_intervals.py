@@ -230,7 +230,7 @@ def run_compare():
                     a = latent + rng.normal(0, 0.5, latent.size)
                     b = latent + rng.normal(0, noise_b, latent.size)
                     res = auk_compare(y, a, b, n_resamples=RESAMPLES_COMPARE,
-                                      random_state=rng)
+                                      random_state=rng, method="bootstrap")
                     hits += res.p_value < 0.05
             out["rows"].append(dict(positives=n_pos, negatives=n_neg, case=name,
                                     noise_b=noise_b, seed=seed, rejected=int(hits)))
