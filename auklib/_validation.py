@@ -131,6 +131,9 @@ def _binary_labels(y_true, pos_label):
     y = _check_labels(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed.")
+    fast = _default_binary_labels(y, pos_label)
+    if fast is not None:
+        return fast
     if y.dtype.kind in "biuf":
         if y.dtype.kind == "b":
             y = y.view(np.uint8)
@@ -191,6 +194,41 @@ def _binary_labels(y_true, pos_label):
             # negative.  As in scikit-learn the caller warns and returns NaN.
             return np.zeros(y.shape[0], dtype=bool)
     return y == pos_label
+
+
+def _default_binary_labels(y, pos_label):
+    """``y == 1`` for the usual labels {0, 1}, {-1, 1} or bool, in one or two passes.
+
+    Labels of millions of samples are checked on every call, so the common
+    cases avoid the general check (a minimum, a maximum and a comparison):
+    bool labels are returned as they are (a view of ``y_true``: callers never
+    write into it), and integer labels are compared with 1 once and counted
+    once.  None means "not one of these cases"; the caller then checks in full
+    (and words the error).
+    """
+    if y.dtype.kind == "b":
+        return y if pos_label is None or (_is_label_one(pos_label)) else None
+    if y.dtype.kind not in "iu" or not (pos_label is None or _is_label_one(pos_label)):
+        return None
+    y_pos = y == 1
+    n_one = np.count_nonzero(y_pos)
+    n_nonzero = np.count_nonzero(y)
+    if n_nonzero == n_one:  # every label is 0 or 1
+        return y_pos
+    if y.dtype.kind == "i" and n_nonzero == y.shape[0] and (
+        np.count_nonzero(y == -1) == y.shape[0] - n_one
+    ):  # every label is -1 or 1
+        return y_pos
+    return None
+
+
+def _is_label_one(pos_label):
+    """True for 1 and True (as Python or numpy scalars), the default positive label."""
+    return (
+        isinstance(pos_label, (numbers.Integral, np.bool_))
+        and not isinstance(pos_label, np.ndarray)
+        and pos_label == 1
+    )
 
 
 def _check_labels(labels, name):

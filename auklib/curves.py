@@ -49,76 +49,224 @@ kappa : float
 """
 
 
-def _sorted_by_score(y_pos, score):
-    """Scores in increasing order and the labels in that order (unweighted).
+_RANK_BLOCK = 4096  # sorted needles searched per block
 
-    Sorting the values alone is several times faster than ``np.argsort``
-    (numpy sorts plain values with SIMD kernels), so each class is sorted on
-    its own and the smaller class is merged into the larger one by binary
-    search.  The order within a run of tied scores is arbitrary: callers
-    group ties.
+
+def _ranks(values, needles, side="left"):
+    """``np.searchsorted(values, needles, side)`` for increasing ``needles``.
+
+    The needles of a block all lie between the positions of its first needle
+    and of the next block's first, so each block is searched in that slice
+    of ``values`` (a slice that fits in cache) instead of in all of it: a
+    fifth faster for 10^6 needles in 10^7 values.
+    """
+    m = needles.shape[0]
+    if m <= 2 * _RANK_BLOCK:
+        return np.searchsorted(values, needles, side=side)
+    bounds = np.searchsorted(values, needles[::_RANK_BLOCK], side=side).tolist()
+    bounds.append(values.shape[0])
+    out = np.empty(m, dtype=np.intp)
+    for i, a in enumerate(range(0, m, _RANK_BLOCK)):
+        b = a + _RANK_BLOCK
+        lo = bounds[i]
+        r = np.searchsorted(values[lo : bounds[i + 1]], needles[a:b], side=side)
+        r += lo
+        out[a:b] = r
+    return out
+
+
+def _split_sorted(y_pos, score, n_pos):
+    """The positives' scores and the negatives' scores, each sorted increasing.
+
+    numpy sorts plain values several times faster than ``np.argsort``
+    orders them, and the two sorts together cost about one sort of all the
+    scores.  The smaller class is gathered by its indices (a short index
+    array), the larger by a mask.  Scores keep their dtype: integers are
+    compared as integers, exactly, beyond 2**53 too.
     """
     n = score.shape[0]
-    pos = score[y_pos]
-    neg = score[~y_pos]
+    if n_pos <= n - n_pos:
+        pos = score.take(np.flatnonzero(y_pos))
+        neg = score[~y_pos]
+    else:
+        neg = score.take(np.flatnonzero(~y_pos))
+        pos = score[y_pos]
     pos.sort()
     neg.sort()
-    small, large, small_is_pos = (pos, neg, True) if pos.size <= neg.size else (neg, pos, False)
-    at = np.searchsorted(large, small, side="left")
-    at += np.arange(small.size)
-    merged = np.empty(n, dtype=score.dtype)
-    is_small = np.zeros(n, dtype=bool)
-    is_small[at] = True
-    merged[at] = small
-    del at, small
-    merged[~is_small] = large
-    del large, pos, neg
-    if not small_is_pos:
-        np.logical_not(is_small, out=is_small)
-    return merged, is_small
+    return pos, neg
 
 
-def _counts_sorted_float(y_pos, score):
-    """Unweighted (FP, TP) counts of float scores, with few fresh buffers.
+def _tied_runs(values):
+    """(start, stop) of each run of two or more equal values of a sorted array."""
+    if values.shape[0] < 2:
+        return None
+    same = np.flatnonzero(values[1:] == values[:-1])
+    if same.shape[0] == 0:
+        return None
+    breaks = np.flatnonzero(np.diff(same) != 1)
+    starts = same[np.concatenate(([0], breaks + 1))]
+    stops = same[np.append(breaks, same.shape[0] - 1)] + 2
+    return starts, stops
 
-    As :func:`_sorted_by_score`, but the two classes are sorted inside the
-    buffer that becomes ``tps`` afterwards, and the merge writes straight
-    into the thresholds array (in decreasing order): every large allocation
-    costs page faults, so the counts are built in three n-length arrays.
+
+def _counts_turns(y_pos, score, steps=False):
+    """Unweighted (FP, TP) counts at the vertices where the ROC path turns.
+
+    With the scores of each class sorted, the path is known from the
+    distinct scores u of the smaller class alone: at u it steps from
+    A = (#larger > u, #smaller > u) to B = (#larger >= u, #smaller >= u)
+    (a diagonal when the classes tie at u), and between two consecutive
+    values of u it runs straight along the larger class's axis.  One binary
+    search of the sorted u in the larger class's sorted scores gives every
+    A and B; the samples in between are never visited one by one.  The
+    vertices inside a straight run are left out: the exact AUK needs only
+    the turns, and the trapezoid rule sums a horizontal run of one-sample
+    steps in closed form.  With ``steps=True``, ties among the negatives
+    inside a horizontal run (steps of several samples) get both their ends
+    as vertices, for the trapezoid rule.
+
+    Returns
+    -------
+    fps, tps : ndarray of int64
+        The vertices from (0, 0) to (n_neg, n_pos), non-decreasing in both;
+        a vertex may repeat (zero-length segments add nothing to any area).
+    unit_run : ndarray of bool or None
+        With ``steps=True``, one per segment: True where the segment is a
+        horizontal run of one-sample steps (the full path has a vertex at
+        every integer fps along it), False where it is a single step or
+        vertical.  None otherwise.
     """
     n = score.shape[0]
     n_pos = int(np.count_nonzero(y_pos))
-    work = np.empty(n + 1, dtype=np.int64)
-    if score.dtype == np.float64:
-        vals = work[1:].view(np.float64)
+    pos, neg = _split_sorted(y_pos, score, n_pos)
+    x_is_pos = n_pos <= n - n_pos
+    x, y = (pos, neg) if x_is_pos else (neg, pos)
+    del pos, neg
+    mx, my = x.shape[0], y.shape[0]
+    # the distinct values u of x, increasing, with #x < u (xlo) and #x <= u (xhi)
+    new = x[1:] != x[:-1]
+    if new.all():
+        u, xlo, xhi = x, None, None
     else:
-        vals = np.empty(n, dtype=score.dtype)
-    pos, neg = vals[:n_pos], vals[n_pos:]
-    np.compress(y_pos, score, out=pos)
-    np.compress(~y_pos, score, out=neg)
-    pos.sort()
-    neg.sort()
+        xlo = np.concatenate(([0], np.flatnonzero(new) + 1))
+        u = x[xlo]
+        xhi = np.append(xlo[1:], mx)
+    del new
+    k = u.shape[0]
+    ylo = _ranks(y, u, "left")
+    yhi = ylo
+    if my and k:
+        tied = y[np.minimum(ylo, my - 1)] == u
+        if tied.any():
+            yhi = ylo.copy()
+            yhi[tied] = np.searchsorted(y, u[tied], side="right")
+        del tied
+    # the path, highest threshold first: (0, 0), then A and B of each u from
+    # the largest down, then (my, mx); in (y count, x count)
+    yc = np.empty(2 * k + 2, dtype=np.int64)
+    xc = np.empty(2 * k + 2, dtype=np.int64)
+    yc[0] = xc[0] = 0
+    yc[-1], xc[-1] = my, mx
+    np.subtract(my, yhi[::-1], out=yc[1:-1:2])
+    np.subtract(my, ylo[::-1], out=yc[2:-1:2])
+    del ylo, yhi
+    if xlo is None:
+        xc[1:-1:2] = np.arange(k)
+        xc[2:-1:2] = np.arange(1, k + 1)
+    else:
+        np.subtract(mx, xhi[::-1], out=xc[1:-1:2])
+        np.subtract(mx, xlo[::-1], out=xc[2:-1:2])
+    # the runs between two values of u are along y: horizontal when y is neg
+    unit_run = None
+    if steps:
+        starts_run = np.zeros(2 * k + 2, dtype=bool)
+        if x_is_pos:
+            starts_run[0:-1:2] = True
+            runs = _tied_runs(y)
+            if runs is not None:
+                yc, xc, starts_run = _with_tied_steps(yc, xc, starts_run, x, y, runs)
+        unit_run = starts_run[:-1]
+    return (yc, xc, unit_run) if x_is_pos else (xc, yc, unit_run)
+
+
+def _with_tied_steps(yc, xc, starts_run, x, y, runs):
+    """Insert both ends of each tie among the negatives inside a horizontal run.
+
+    ``y`` holds the negatives, ``x`` the positives (both sorted); ``runs``
+    the (start, stop) of the tied negatives.  A tie whose value a positive
+    shares is a diagonal step of the path already.  The others lie inside
+    the run whose height is the number of positives above them: the step
+    over them is one step of several samples, between two runs of
+    one-sample steps.
+    """
+    mx, my = x.shape[0], y.shape[0]
+    starts, stops = runs
+    value = y[starts]
+    below = np.searchsorted(x, value, side="left")
+    inner = x[np.minimum(below, mx - 1)] != value if mx else np.ones(value.shape, bool)
+    # highest value first: the path meets them in that order
+    starts, stops, below = starts[inner][::-1], stops[inner][::-1], below[inner][::-1]
+    if starts.shape[0] == 0:
+        return yc, xc, starts_run
+    height = mx - below  # positives above the tied value: the run's height
+    run = np.searchsorted(xc[0:-1:2], height)  # run r goes from vertex 2r to 2r + 1
+    at = np.repeat(2 * run + 1, 2)
+    y_ends = np.empty(at.shape[0], dtype=np.int64)
+    y_ends[0::2] = my - stops
+    y_ends[1::2] = my - starts
+    kind = np.zeros(at.shape[0], dtype=bool)
+    kind[1::2] = True  # after the tie a run of one-sample steps resumes
+    return (np.insert(yc, at, y_ends), np.insert(xc, at, np.repeat(height, 2)),
+            np.insert(starts_run, at, kind))
+
+
+def _merged_by_score(y_pos, score, out=None):
+    """All scores in increasing order (into ``out``) and the positives' places.
+
+    The classes are sorted apart (:func:`_split_sorted`) and the smaller
+    class's scores are placed into the larger's by binary search
+    (:func:`_ranks`).  The order within a run of tied scores is arbitrary:
+    callers group ties.
+    """
+    n = score.shape[0]
+    n_pos = int(np.count_nonzero(y_pos))
+    pos, neg = _split_sorted(y_pos, score, n_pos)
     small, large, small_is_pos = (pos, neg, True) if n_pos <= n - n_pos else (neg, pos, False)
-    at = np.searchsorted(large, small, side="left")
+    del pos, neg
+    at = _ranks(large, small, "left")
     at += np.arange(small.shape[0])
-    thresholds = np.empty(n + 1)
-    thresholds[0] = np.inf
-    asc = thresholds[:0:-1]  # the scores in increasing order, a view
+    merged = np.empty(n, dtype=score.dtype) if out is None else out
     lab = np.zeros(n, dtype=bool)
     lab[at] = True
-    asc[at] = small
-    del at
-    asc[~lab] = large
-    del small, large, pos, neg, vals
+    merged[at] = small
+    del at, small
+    merged[~lab] = large
+    del large
     if not small_is_pos:
         np.logical_not(lab, out=lab)
+    return merged, lab
+
+
+def _counts_sorted_float(y_pos, score):
+    """Unweighted (FP, TP) counts of float64 scores at every distinct score.
+
+    As the general case of :func:`_binary_clf_counts`, but the merge writes
+    straight into the thresholds array (in decreasing order) and the
+    cumulative count of positives into ``tps``: every large allocation
+    costs page faults, so the counts are built in few n-length arrays.
+    """
+    n = score.shape[0]
+    thresholds = np.empty(n + 1)
+    thresholds[0] = np.inf
+    _, lab = _merged_by_score(y_pos, score, out=thresholds[:0:-1])
     desc, y_desc = thresholds[1:], lab[::-1]
     tied = desc[1:] == desc[:-1]
+    tps = np.empty(n + 1, dtype=np.int64)
+    tps[0] = 0
+    np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
+    del lab, y_desc
     if not tied.any():
         del tied
-        tps = work
-        tps[0] = 0
-        np.cumsum(y_desc, dtype=np.int64, out=tps[1:])
         fps = np.arange(n + 1, dtype=np.int64)
         fps -= tps
         return fps, tps, thresholds
@@ -127,11 +275,11 @@ def _counts_sorted_float(y_pos, score):
     del tied
     ends = np.append(ends, n - 1)
     m = ends.shape[0]
-    np.cumsum(y_desc, dtype=np.int64, out=work[1:])
+    cum = tps
     tps = np.empty(m + 1, dtype=np.int64)
     tps[0] = 0
-    np.take(work[1:], ends, out=tps[1:])
-    del work
+    np.take(cum[1:], ends, out=tps[1:])
+    del cum
     fps = np.empty(m + 1, dtype=np.int64)
     fps[0] = 0
     np.add(ends, 1, out=fps[1:])
@@ -255,7 +403,7 @@ def _counts_few_values(y_pos, score, weight):
     return fps, tps, thresholds
 
 
-def _binary_clf_counts(y_pos, score, weight=None):
+def _binary_clf_counts(y_pos, score, weight=None, *, vertices="all"):
     """Cumulative (FP, TP) counts at each distinct score, highest first.
 
     Parameters
@@ -278,15 +426,35 @@ def _binary_clf_counts(y_pos, score, weight=None):
         the weights of the two classes.
     thresholds : ndarray of float64
         +inf followed by the distinct scores in decreasing order.
+
+    ``vertices`` says which vertices of the ROC path to count.  ``"all"``:
+    every distinct score, as above.  For an area fewer do, and the third
+    output is not the thresholds: ``"turns"`` gives ``(fps, tps, None)``, a
+    path through every vertex where the ROC path turns (enough for the
+    integral along straight segments); ``"steps"`` gives ``(fps, tps,
+    unit_run)``, enough for the trapezoid rule over every vertex, where
+    ``unit_run`` marks the horizontal runs of one-sample steps whose inner
+    vertices are left out (None when no vertex is left out).  Without
+    weights these come from :func:`_counts_turns`, which never forms an
+    n-length array of counts; otherwise every vertex is counted.
     """
     if weight is not None:
         keep = weight != 0
         if not keep.all():
             y_pos, score, weight = y_pos[keep], score[keep], weight[keep]
+    if vertices != "all":
+        few = _counts_few_values(y_pos, score, weight)
+        if few is None and weight is None:
+            return _counts_turns(y_pos, score, steps=vertices == "steps")
+        fps, tps, _ = few if few is not None else _binary_clf_counts(y_pos, score, weight)
+        if vertices == "turns":
+            idx = _corners(fps, tps)
+            fps, tps = fps[idx], tps[idx]
+        return fps, tps, None
     few = _counts_few_values(y_pos, score, weight)
     if few is not None:
         return few
-    if weight is None and score.dtype.kind == "f":
+    if weight is None and score.dtype == np.float64:
         return _counts_sorted_float(y_pos, score)
     if weight is not None:
         # The default (unstable) sort; ties are grouped below.
@@ -296,7 +464,7 @@ def _binary_clf_counts(y_pos, score, weight=None):
         w = weight[order]
         del order
     else:
-        merged, lab = _sorted_by_score(y_pos, score)
+        merged, lab = _merged_by_score(y_pos, score)
         desc, y_desc = merged[::-1], lab[::-1]
     n = desc.shape[0]
     tied = desc[1:] == desc[:-1]
@@ -342,13 +510,18 @@ def _binary_clf_counts(y_pos, score, weight=None):
     return fps, tps, thresholds
 
 
-def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
-    """Validate and count; None (after a warning) when a class is missing."""
+def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller, vertices="all"):
+    """Validate and count; None (after a warning) when a class is missing.
+
+    Returns ``(counts, third)``: counts is (fps, tps) or None, third the
+    thresholds or, for other ``vertices``, what :func:`_binary_clf_counts`
+    returns in their place.
+    """
     y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
-    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
+    fps, tps, third = _binary_clf_counts(y_pos, score, weight, vertices=vertices)
     if _one_class_undefined(tps[-1], fps[-1], "the ROC and kappa curves are", caller):
-        return None, thresholds
-    return (fps, tps), thresholds
+        return None, third
+    return (fps, tps), third
 
 
 def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
@@ -453,48 +626,190 @@ def _phi(u):
     enough terms for the largest |u| present (|u|^k < 1e-17), and the first
     is 1 - u times the second.
     """
+    small = np.abs(u) < 1e-2
+    n_small = int(np.count_nonzero(small))
+    if n_small == small.size:  # all small (short segments): no masking
+        return _phi_series(u)
+    if n_small == 0:
+        log_ratio = np.log1p(u) / u
+        return log_ratio, (1.0 - log_ratio) / u
     phi1 = np.empty_like(u)
     out = np.empty_like(u)
-    small = np.abs(u) < 1e-2
     ub = u[~small]
     log_ratio = np.log1p(ub) / ub
     phi1[~small] = log_ratio
     out[~small] = (1.0 - log_ratio) / ub
-    us = u[small]
-    if us.size:
-        umax = float(np.max(np.abs(us)))
-        terms = 1 if umax == 0 else int(min(10, max(1, np.ceil(-17 / np.log10(umax)))))
-        series = np.full_like(us, 1.0 / (terms + 2))
-        for k in range(terms + 1, 1, -1):
-            series = 1.0 / k - us * series
-        out[small] = series
-        phi1[small] = 1.0 - us * series
+    phi1[small], out[small] = _phi_series(u[small])
     return phi1, out
 
 
-def _trapezoid_counts(fps, tps):
-    """Trapezoid rule over kappa at the vertices, from the counts.
+def _phi_series(u):
+    """:func:`_phi` for |u| < 1e-2 by its series, as many terms as max |u| needs."""
+    umax = float(np.max(np.abs(u))) if u.size else 0.0
+    terms = 1 if umax == 0 else int(min(10, max(1, np.ceil(-17 / np.log10(umax)))))
+    series = np.full_like(u, 1.0 / (terms + 2))
+    for k in range(terms + 1, 1, -1):
+        series *= -u
+        series += 1.0 / k
+    return 1.0 - u * series, series
+
+
+_BLOCK = 1 << 15  # segments per block in the sums over segments
+
+# B_2k / (2k) for k = 1..6 (Bernoulli numbers B_2k), the Euler-Maclaurin coefficients
+_EULER_MACLAURIN = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760)
+_NEAR_POLE = 32.0  # the series serves steps at least this far from the pole of kappa
+_EXPLICIT_STEPS = 64  # steps summed one by one next to the pole
+
+
+def _kappa_counts_pn(fps, tps, n_pos, n_neg, p, n):
+    """Kappa at counts (fps, tps) of classes of (weighted) sizes n_neg, n_pos."""
+    return _kappa_pn(tps / n_pos, fps / n_neg, (n_pos - tps) / n_pos,
+                     (n_neg - fps) / n_neg, p, n)
+
+
+def _trapezoid_counts(fps, tps, p, n, unit_run=None):
+    """Trapezoid rule over kappa at every vertex of the path, from the counts.
 
     Kappa comes from the rates and their complements, each a ratio of
-    counts (no cancellation when a class is rare), through the one kernel.
+    counts (no cancellation when a class is rare), through the one kernel,
+    at the class shares (p, n).  Where ``unit_run`` marks a horizontal run of
+    one-sample steps whose inner vertices were not listed
+    (:func:`_counts_turns`), the run's trapezoids are summed in closed form
+    (:func:`_unit_runs_trapezoid`); every other segment is one trapezoid.
     """
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    p, n = _shares(n_pos, n_neg)
-    f = fps / n_neg
-    k = _kappa_pn(tps / n_pos, f, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
-    return _trapezoid_sum(k, f)
+    if unit_run is None:
+        k = _kappa_counts_pn(fps, tps, n_pos, n_neg, p, n)
+        return _trapezoid_sum(k, fps / n_neg)
+    width = np.diff(fps)
+    single = np.flatnonzero(~unit_run & (width > 0))
+    ends = np.stack((single, single + 1), axis=-1)  # one two-vertex polyline per row
+    total = _trapezoid_sum(_kappa_counts_pn(fps[ends], tps[ends], n_pos, n_neg, p, n),
+                           fps[ends] / n_neg)
+    runs = np.flatnonzero(unit_run & (width > 0))
+    return total + _unit_runs_trapezoid(fps[runs], tps[runs], width[runs],
+                                        n_pos, n_neg, p, n)
+
+
+def _unit_runs_trapezoid(start, height, width, n_pos, n_neg, p, n):
+    """The trapezoid rule over horizontal runs of one-sample steps, in closed form.
+
+    Along a run at height T (t = T / n_pos) kappa is, in the count F of
+    negatives, g(F) = 2pn (N t - F) / D(F) with D(F) = N den(F / N) linear in
+    F (slope beta = n (n - p)) and positive on [0, N].  The trapezoids over
+    the unit steps from F = a to b add up, by the Euler-Maclaurin formula, to
+    the integral of g plus sum_k B_2k / (2k)! (g^(2k-1)(b) - g^(2k-1)(a));
+    here g^(2k-1) = -K (2k-1)! beta^(2k-2) / D^(2k) with K = 2pn N den(t),
+    so in units of the fpr the sum is the run's exact AUK
+    (:func:`_exact_segments`) plus
+
+        -2pn den(t) (h(D(b)) - h(D(a))),  h(D) = sum_k B_2k / (2k) beta^(2k-2) / D^(2k).
+
+    The series converges fast when |beta| / D, one over the distance in
+    steps to the pole of g, is small: from distance 32 on, six terms leave
+    less than 1e-18 of the first.  Steps closer to the pole than that (only
+    within 32 samples of F = 0 or F = N, with a tiny class or an extreme
+    prevalence) are summed one by one.
+    """
+    total = 0.0
+    beta = n * (n - p)
+    near = np.flatnonzero(_NEAR_POLE * abs(beta) > n_neg * np.minimum(
+        _run_den(start, height, n_pos, n_neg, p, n),
+        _run_den(start + width, height, n_pos, n_neg, p, n)))
+    if near.shape[0]:
+        keep = np.ones(start.shape[0], dtype=bool)
+        keep[near] = False
+        start, width = start.copy(), width.copy()
+        for i in near.tolist():
+            a, w = int(start[i]), int(width[i])
+            m = min(w, _EXPLICIT_STEPS)
+            first = a if beta > 0 else a + w - m  # the steps next to the pole
+            f = np.arange(first, first + m + 1, dtype=np.float64)
+            k = _kappa_counts_pn(f, float(height[i]), n_pos, n_neg, p, n)
+            total += _trapezoid_sum(k, f / n_neg)
+            if w > m:  # the rest, far enough from the pole, by the series
+                keep[i] = True
+                start[i] = a + m if beta > 0 else a
+                width[i] = w - m
+        start, height, width = start[keep], height[keep], width[keep]
+    for a in range(0, start.shape[0], _BLOCK):
+        f0, t0, w = (v[a : a + _BLOCK] for v in (start, height, width))
+        t, fnr = t0 / n_pos, (n_pos - t0) / n_pos
+        total += _exact_segments(f0 / n_neg, t, w / n_neg, 0.0, fnr,
+                                 (n_neg - f0) / n_neg, p, n)
+        h_end = _euler_maclaurin_h(n_neg * _run_den(f0 + w, t0, n_pos, n_neg, p, n), beta)
+        h_start = _euler_maclaurin_h(n_neg * _run_den(f0, t0, n_pos, n_neg, p, n), beta)
+        h_end -= h_start
+        total -= 2.0 * p * n * float(np.dot(n * t + p * fnr, h_end))
+    return total
+
+
+def _run_den(fps, tps, n_pos, n_neg, p, n):
+    """den = n p_hat + p n_hat of eq. (19) at counts (fps, tps), a sum of non-negative terms."""
+    t, fnr = tps / n_pos, (n_pos - tps) / n_pos
+    f, tnr = fps / n_neg, (n_neg - fps) / n_neg
+    return n * (p * t + n * f) + p * (p * fnr + n * tnr)
+
+
+def _euler_maclaurin_h(d, beta):
+    """h(d) = sum_k B_2k / (2k) beta^(2k-2) / d^(2k), by Horner's rule in (beta / d)^2."""
+    rho2 = (beta / d) ** 2
+    s = np.full_like(d, _EULER_MACLAURIN[-1])
+    for c in _EULER_MACLAURIN[-2::-1]:
+        s *= rho2
+        s += c
+    return s / (d * d)
+
+
+def _exact_counts(fps, tps, p, n):
+    """Exact AUK of the path through the counts, with kappa at shares (p, n).
+
+    Vertices inside a straight stretch do not change the integral: a path
+    of turns (``_binary_clf_counts(..., vertices="turns")``) is the fastest
+    to sum.  Vertical segments add nothing and are skipped (in a path of
+    turns without ties every other segment is vertical: the others are
+    taken as strided views); the rest are summed block by block, so that no
+    temporary is larger than a block.
+    """
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    width = np.diff(fps)
+    seg = None
+    for first in (0, 1):
+        if not width[1 - first :: 2].any():  # the other parity is all vertical
+            seg = slice(first, None, 2)
+            f0, t0, w = fps[:-1][seg], tps[:-1][seg], width[seg]
+            rise = tps[1:][seg] - t0
+            break
+    if seg is None:
+        seg = np.flatnonzero(width)
+        f0, t0, w = fps[seg], tps[seg], width[seg]
+        rise = tps[seg + 1] - t0
+    total = 0.0
+    for a in range(0, w.shape[0], _BLOCK):
+        b = a + _BLOCK
+        f, t = f0[a:b], t0[a:b]
+        total += _exact_segments(f / n_neg, t / n_pos, w[a:b] / n_neg, rise[a:b] / n_pos,
+                                 (n_pos - t) / n_pos, (n_neg - f) / n_neg, p, n)
+    return total
 
 
 def _trapezoid_sum(k, f):
     """The trapezoid rule ``sum_i (f[i+1] - f[i]) (k[i] + k[i+1]) / 2``.
 
     Written as ``(k[0] (f[1] - f[0]) + k[-1] (f[-1] - f[-2])
-    + k[1:-1] . (f[2:] - f[:-2])) / 2`` so that one dot product does the work.
+    + k[1:-1] . (f[2:] - f[:-2])) / 2`` so that one product does the work.
+    A 2-D ``k`` and ``f`` hold one polyline per row; the sum over all rows is
+    returned.
     """
-    if f.shape[0] < 2:
+    if f.shape[-1] < 2 or f.size == 0:
         return 0.0
-    total = float(np.dot(k[1:-1], f[2:] - f[:-2]))
-    total += float(k[0] * (f[1] - f[0]) + k[-1] * (f[-1] - f[-2]))
+    if f.ndim == 1:
+        total = float(np.dot(k[1:-1], f[2:] - f[:-2]))
+    else:
+        total = float(np.sum(k[:, 1:-1] * (f[:, 2:] - f[:, :-2])))
+    total += float(np.sum(k[..., 0] * (f[..., 1] - f[..., 0])
+                          + k[..., -1] * (f[..., -1] - f[..., -2])))
     return 0.5 * total
 
 
@@ -578,16 +893,21 @@ def _corners(fps, tps):
     return np.concatenate(([0], keep, [fps.shape[0] - 1]))
 
 
-def _auk_from_counts(fps, tps, method):
+def _auk_counts(fps, tps, method, prevalence=None, unit_run=None):
+    """AUK of the path through the counts by ``method``.
+
+    Kappa is taken at the shares of the counts, or at ``prevalence`` (the
+    same ROC path carried to that share of positives).  The counts may be
+    those of every vertex or, with ``unit_run`` for the trapezoid rule,
+    those of :func:`_binary_clf_counts` with ``vertices="steps"``.
+    """
+    if prevalence is None:
+        p, n = _shares(float(tps[-1]), float(fps[-1]))
+    else:
+        p, n = prevalence, 1.0 - prevalence
     if method == "trapezoid":
-        return _trapezoid_counts(fps, tps)
-    n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    p, n = _shares(n_pos, n_neg)
-    idx = _corners(fps, tps)
-    fps, tps = fps[idx], tps[idx]
-    return _exact(
-        fps / n_neg, tps / n_pos, p, n, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg
-    )
+        return _trapezoid_counts(fps, tps, p, n, unit_run)
+    return _exact_counts(fps, tps, p, n)
 
 
 def auk_bounds(prevalence):
@@ -709,26 +1029,13 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
     """
     method = _check_option(method, "method", _METHODS)
     target = None if prevalence is None else _scalar_prevalence(prevalence)
-    counts, thresholds = _counts_from_scores(
-        y_true, y_score, pos_label, sample_weight, "auk_score"
+    counts, unit_run = _counts_from_scores(
+        y_true, y_score, pos_label, sample_weight, "auk_score",
+        vertices="steps" if method == "trapezoid" else "turns",
     )
-    del thresholds
     if counts is None:
         return float("nan")
-    if target is not None:
-        return _auk_at_prevalence(*counts, target, method)
-    return _auk_from_counts(*counts, method)
-
-
-def _auk_at_prevalence(fps, tps, p, method):
-    """AUK of the ROC curve of the counts with kappa at the share ``p``."""
-    n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    if method == "trapezoid":
-        return _trapezoid(fps / n_neg, tps / n_pos, p)
-    idx = _corners(fps, tps)
-    fps, tps = fps[idx], tps[idx]
-    return _exact(fps / n_neg, tps / n_pos, p, 1.0 - p,
-                  (n_pos - tps) / n_pos, (n_neg - fps) / n_neg)
+    return _auk_counts(*counts, method, target, unit_run)
 
 
 def _check_roc(fpr, tpr, *, curve=True):
