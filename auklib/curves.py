@@ -8,6 +8,7 @@ from the counts with a few n-length buffers (trapezoid) or on the turning
 vertices of the ROC path only (exact).
 """
 
+import functools
 from collections import namedtuple
 
 import numpy as np
@@ -952,6 +953,36 @@ def auk_bounds(prevalence):
     return float(low), float(high)
 
 
+_MAKE_SCORER_FLAGS = ("needs_proba", "needs_threshold")
+
+
+def _refuses_make_scorer_flags(metric):
+    """Name the fix when ``make_scorer``'s removed flags reach ``metric``.
+
+    scikit-learn 1.4 deprecated ``make_scorer(..., needs_proba=True)`` (and
+    ``needs_threshold``) for ``response_method`` and 1.6 removed them; since
+    then ``make_scorer`` passes them on to the metric as keywords, and
+    cross-validation turns the error into NaN scores.  The error says what
+    to use instead.
+    """
+
+    @functools.wraps(metric)
+    def checked(*args, **kwargs):
+        flags = [f for f in _MAKE_SCORER_FLAGS if f in kwargs]
+        if flags:
+            raise TypeError(
+                f"{metric.__name__}() got {flags[0]}={kwargs[flags[0]]!r}: that is "
+                "make_scorer's old flag, which scikit-learn 1.6 removed and now passes "
+                "on to the metric. Use scoring=auklib.auk_scorer (or "
+                "auklib.make_auk_scorer(...)), or make_scorer(auk_score, "
+                "response_method=('decision_function', 'predict_proba'))."
+            )
+        return metric(*args, **kwargs)
+
+    return checked
+
+
+@_refuses_make_scorer_flags
 def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="exact",
               prevalence=None):
     """Area under the kappa curve (AUK), eq. (21) of Kaymak et al.
