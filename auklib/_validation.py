@@ -81,10 +81,10 @@ def _as_1d_numeric(x, name, *, finite=True):
     if arr.ndim != 1:
         if name.startswith("y_score") and arr.ndim == 2:
             raise ValueError(
-                f"{name} has shape {arr.shape}: this metric is for two classes and "
-                "takes one score per sample. From predict_proba of a binary "
-                "classifier pass the positive class's column (proba[:, 1]); for "
-                "scores of several classes use auklib.hand_till_score."
+                f"{name} has shape {arr.shape} but must be 1-D, one score per "
+                "sample: this metric is for two classes. From predict_proba of a "
+                "binary classifier pass the positive class's column (proba[:, 1]); "
+                "for scores of several classes use auklib.hand_till_score."
             )
         raise ValueError(
             f"{name} must be 1-D with one value per sample; got an array of "

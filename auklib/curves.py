@@ -525,13 +525,15 @@ def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller, verti
     return (fps, tps), third
 
 
-def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
+def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, prevalence=None):
     """Validate and count; return (fpr, tpr, kappa, thresholds, prevalence).
 
     With a single class in ``y_true`` the rates are undefined: a warning is
     issued and fpr, tpr, kappa and prevalence are NaN.  Kappa is computed
     from the rates (eq. (19)), so that no product of counts is formed: the
-    result does not depend on the scale of the weights.
+    result does not depend on the scale of the weights.  It is taken at the
+    share of positives in ``y_true``, or at ``prevalence`` when given (a
+    checked float; it is then the prevalence returned).
     """
     counts, thresholds = _counts_from_scores(
         y_true, y_score, pos_label, sample_weight, caller
@@ -541,7 +543,7 @@ def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller):
         return nan, nan, nan, thresholds, float("nan")
     fps, tps = counts
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    p, n = _shares(n_pos, n_neg)
+    p, n = _shares(n_pos, n_neg) if prevalence is None else (prevalence, 1.0 - prevalence)
     fpr, tpr = fps / n_neg, tps / n_pos
     kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
     return fpr, tpr, kappa, thresholds, p
@@ -619,29 +621,38 @@ def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     return fpr, kappa, thresholds
 
 
-def _phi(u):
+def _phi(u, ratio=None):
     """(log1p(u)/u, (u - log1p(u))/u^2) for u > -1, continued to (1, 1/2) at 0.
 
     For |u| < 1e-2 the closed forms lose digits to cancellation, so the
     alternating series 1/2 - u/3 + u^2/4 - ... gives the second, with just
     enough terms for the largest |u| present (|u|^k < 1e-17), and the first
-    is 1 - u times the second.
+    is 1 - u times the second.  ``ratio``, if given, is 1 + u computed on
+    its own: where u is near -1 (1 + u lost to rounding) log(ratio) stands
+    for log1p(u).
     """
     small = np.abs(u) < 1e-2
     n_small = int(np.count_nonzero(small))
     if n_small == small.size:  # all small (short segments): no masking
         return _phi_series(u)
     if n_small == 0:
-        log_ratio = np.log1p(u) / u
+        log_ratio = _log1p(u, ratio) / u
         return log_ratio, (1.0 - log_ratio) / u
     phi1 = np.empty_like(u)
     out = np.empty_like(u)
     ub = u[~small]
-    log_ratio = np.log1p(ub) / ub
+    log_ratio = _log1p(ub, None if ratio is None else ratio[~small]) / ub
     phi1[~small] = log_ratio
     out[~small] = (1.0 - log_ratio) / ub
     phi1[small], out[small] = _phi_series(u[small])
     return phi1, out
+
+
+def _log1p(u, ratio):
+    """log1p(u), or log(ratio) where u < -1/2 and ``ratio`` = 1 + u is given."""
+    if ratio is None:
+        return np.log1p(u)
+    return np.where(u < -0.5, np.log(ratio), np.log1p(np.maximum(u, -0.5)))
 
 
 def _phi_series(u):
@@ -659,6 +670,7 @@ _BLOCK = 1 << 15  # segments per block in the sums over segments
 
 # B_2k / (2k) for k = 1..6 (Bernoulli numbers B_2k), the Euler-Maclaurin coefficients
 _EULER_MACLAURIN = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132, -691 / 32760)
+_EXTREME_SHARE = 1e-2  # below this ratio of the class shares, log(D1 / D0) is formed directly
 _NEAR_POLE = 32.0  # the series serves steps at least this far from the pole of kappa
 _EXPLICIT_STEPS = 64  # steps summed one by one next to the pole
 
@@ -715,6 +727,7 @@ def _unit_runs_trapezoid(start, height, width, n_pos, n_neg, p, n):
     """
     total = 0.0
     beta = n * (n - p)
+    extreme = min(p, n) < _EXTREME_SHARE * max(p, n)
     near = np.flatnonzero(_NEAR_POLE * abs(beta) > n_neg * np.minimum(
         _run_den(start, height, n_pos, n_neg, p, n),
         _run_den(start + width, height, n_pos, n_neg, p, n)))
@@ -737,8 +750,9 @@ def _unit_runs_trapezoid(start, height, width, n_pos, n_neg, p, n):
     for a in range(0, start.shape[0], _BLOCK):
         f0, t0, w = (v[a : a + _BLOCK] for v in (start, height, width))
         t, fnr = t0 / n_pos, (n_pos - t0) / n_pos
+        d1 = _run_den(f0 + w, t0, n_pos, n_neg, p, n) if extreme else None
         total += _exact_segments(f0 / n_neg, t, w / n_neg, 0.0, fnr,
-                                 (n_neg - f0) / n_neg, p, n)
+                                 (n_neg - f0) / n_neg, p, n, d1)
         h_end = _euler_maclaurin_h(n_neg * _run_den(f0 + w, t0, n_pos, n_neg, p, n), beta)
         h_start = _euler_maclaurin_h(n_neg * _run_den(f0, t0, n_pos, n_neg, p, n), beta)
         h_end -= h_start
@@ -786,12 +800,14 @@ def _exact_counts(fps, tps, p, n):
         seg = np.flatnonzero(width)
         f0, t0, w = fps[seg], tps[seg], width[seg]
         rise = tps[seg + 1] - t0
+    extreme = min(p, n) < _EXTREME_SHARE * max(p, n)
     total = 0.0
     for a in range(0, w.shape[0], _BLOCK):
         b = a + _BLOCK
-        f, t = f0[a:b], t0[a:b]
-        total += _exact_segments(f / n_neg, t / n_pos, w[a:b] / n_neg, rise[a:b] / n_pos,
-                                 (n_pos - t) / n_pos, (n_neg - f) / n_neg, p, n)
+        f, t, dw, dr = f0[a:b], t0[a:b], w[a:b], rise[a:b]
+        d1 = _run_den(f + dw, t + dr, n_pos, n_neg, p, n) if extreme else None
+        total += _exact_segments(f / n_neg, t / n_pos, dw / n_neg, dr / n_pos,
+                                 (n_pos - t) / n_pos, (n_neg - f) / n_neg, p, n, d1)
     return total
 
 
@@ -847,16 +863,19 @@ def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
                            fnr[..., :-1], tnr[..., :-1], p, n)
 
 
-def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n):
+def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n, d1=None):
     """The sum of ``_exact`` over segments given by start, width and rise.
 
     Segments of zero width (vertical steps) add nothing and may be left out
     by the caller.  Shapes as in ``_exact`` (segments along the last axis).
+    ``d1``, the denominator D at each segment's end from non-negative terms,
+    keeps log(D1 / D0) exact where D falls by orders of magnitude along a
+    segment (u near -1; possible only when p or n is tiny).
     """
     q = n - p
     d0 = n * (p * t0 + n * f0) + p * (p * fnr0 + n * tnr0)
     u = q * (p * r + n * w) / d0
-    phi1, phi2 = _phi(u)
+    phi1, phi2 = _phi(u, None if d1 is None else d1 / d0)
     seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
     if seg.ndim == 1:
         return float(2.0 * p * n * np.sum(seg))

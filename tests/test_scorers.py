@@ -257,6 +257,6 @@ def test_scores_of_several_classes_point_to_hand_till(call):
     proba = LogisticRegression().fit(X3, y3).predict_proba(X3)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match=r"shape \(90, 3\).*two classes.*"
-                                             r"proba\[:, 1\].*hand_till_score"):
+        with pytest.raises(ValueError, match=r"shape \(90, 3\) but must be 1-D.*two "
+                                             r"classes.*proba\[:, 1\].*hand_till_score"):
             call(y3 == 2, proba)
