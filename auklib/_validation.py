@@ -290,13 +290,14 @@ def _check_same_length(**arrays):
         raise ValueError(f"Inputs have different numbers of samples: {desc}.")
 
 
-def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
+def _check_binary_inputs(y_true, y_score, pos_label, sample_weight, *, finite=True):
     """Validate the usual (y_true, y_score) pair of a binary metric.
 
     Returns ``(y_pos, score, weight)``: a boolean array, a numeric 1-D array
-    and float64 weights or None.
+    and float64 weights or None.  ``finite=False`` leaves the check for NaN
+    and infinite scores to a caller that sorts them (their ends show them).
     """
-    score = _as_1d_numeric(y_score, "y_score")
+    score = _as_1d_numeric(y_score, "y_score", finite=finite)
     y_pos = _binary_labels(y_true, pos_label)
     _check_same_length(y_true=y_pos, y_score=score)
     weight = _check_sample_weight(sample_weight, score.shape[0])

@@ -3,9 +3,12 @@
 Every public function here goes through :func:`_binary_clf_counts`, which
 counts (FP, TP) at each distinct threshold: by sorting each class's scores
 and merging them, or, when the scores take few distinct values, by hashing
-them and counting with ``np.bincount`` (no sort).  The AUK is then formed
-from the counts with a few n-length buffers (trapezoid) or on the turning
-vertices of the ROC path only (exact).
+them and counting with ``np.bincount`` (no sort).  An area needs fewer
+counts: asked for the segments of the ROC path, it sorts all the scores
+once and the smaller class's apart and finds where the path turns by one
+binary search per distinct score of the smaller class (no n-length array
+of counts).  The exact AUK integrates kappa along those segments; the
+trapezoid rule sums the horizontal runs of one-sample steps in closed form.
 """
 
 import functools
@@ -98,127 +101,170 @@ def _split_sorted(y_pos, score, n_pos):
 
 
 def _tied_runs(values):
-    """(start, stop) of each run of two or more equal values of a sorted array."""
+    """(start, stop) of each run of two or more equal values of a sorted array.
+
+    Found from the equal neighbours when ties are rare, from the unequal
+    ones when they are common (few distinct values): never an index per
+    sample.
+    """
     if values.shape[0] < 2:
         return None
-    same = np.flatnonzero(values[1:] == values[:-1])
-    if same.shape[0] == 0:
+    same = values[1:] == values[:-1]
+    n_same = int(np.count_nonzero(same))
+    if n_same == 0:
         return None
-    breaks = np.flatnonzero(np.diff(same) != 1)
-    starts = same[np.concatenate(([0], breaks + 1))]
-    stops = same[np.append(breaks, same.shape[0] - 1)] + 2
-    return starts, stops
+    if 2 * n_same <= same.shape[0]:
+        same = np.flatnonzero(same)
+        breaks = np.flatnonzero(np.diff(same) != 1)
+        starts = same[np.concatenate(([0], breaks + 1))]
+        stops = same[np.append(breaks, same.shape[0] - 1)] + 2
+        return starts, stops
+    np.logical_not(same, out=same)
+    bounds = np.concatenate(([0], np.flatnonzero(same) + 1, [values.shape[0]]))
+    long = np.flatnonzero(np.diff(bounds) > 1)
+    return bounds[long], bounds[long + 1]
 
 
-def _counts_turns(y_pos, score, steps=False):
-    """Unweighted (FP, TP) counts at the vertices where the ROC path turns.
+_Segments = namedtuple("_Segments",
+                       ["fps", "tps", "width", "rise", "run", "ties", "n_neg", "n_pos"])
+_Segments.__doc__ = """The straight segments of positive width of an ROC path, in counts.
 
-    With the scores of each class sorted, the path is known from the
-    distinct scores u of the smaller class alone: at u it steps from
-    A = (#larger > u, #smaller > u) to B = (#larger >= u, #smaller >= u)
-    (a diagonal when the classes tie at u), and between two consecutive
-    values of u it runs straight along the larger class's axis.  One binary
-    search of the sorted u in the larger class's sorted scores gives every
-    A and B; the samples in between are never visited one by one.  The
-    vertices inside a straight run are left out: the exact AUK needs only
-    the turns, and the trapezoid rule sums a horizontal run of one-sample
-    steps in closed form.  With ``steps=True``, ties among the negatives
-    inside a horizontal run (steps of several samples) get both their ends
-    as vertices, for the trapezoid rule.
+Segment i goes from (fps[i], tps[i]) to (fps[i] + width[i], tps[i] + rise[i]);
+together they are the whole path but for its vertical stretches (which add
+nothing to an area under kappa against the fpr), in any order.  ``run[i]``
+(True: every segment) marks a horizontal stretch whose inner vertices were
+left out: the path has
+a vertex at each distinct negative score in it, a step of one sample each
+except for the tied negatives listed in ``ties``, a tuple (fps, tps, size)
+of the steps of several samples inside such stretches (None when not asked
+for).  Without ``run`` every segment is one step of the path.  ``n_neg`` and
+``n_pos`` are the (weighted) sizes of the classes, where the path ends.
+"""
 
-    Returns
-    -------
-    fps, tps : ndarray of int64
-        The vertices from (0, 0) to (n_neg, n_pos), non-decreasing in both;
-        a vertex may repeat (zero-length segments add nothing to any area).
-    unit_run : ndarray of bool or None
-        With ``steps=True``, one per segment: True where the segment is a
-        horizontal run of one-sample steps (the full path has a vertex at
-        every integer fps along it), False where it is a single step or
-        vertical.  None otherwise.
+
+def _counts_turns(y_pos, score, ties=False):
+    """The segments of the ROC path between its turns, unweighted, as :class:`_Segments`.
+
+    The path is known from the distinct scores u of the smaller class x
+    alone: at u it steps from A = (#other > u, #x > u) to B = (#other >= u,
+    #x >= u) (a diagonal when the other class ties at u, else along x's
+    axis), and between two consecutive values of u it runs straight along
+    the other class's axis.  With all the scores sorted (one ``np.sort``,
+    several times faster than ordering them by ``np.argsort``) and x's
+    sorted apart, one binary search of the sorted u gives #all < u, and so
+    every A and B: the samples in between are never visited one by one, no
+    n-length array of counts is formed, and scores that take few distinct
+    values cost one sort of tied values (which numpy sorts fast) and a few
+    searches.  With ``ties=True`` the ties among the negatives inside a
+    horizontal run are listed too, for the trapezoid rule.
     """
     n = score.shape[0]
     n_pos = int(np.count_nonzero(y_pos))
-    pos, neg = _split_sorted(y_pos, score, n_pos)
     x_is_pos = n_pos <= n - n_pos
-    x, y = (pos, neg) if x_is_pos else (neg, pos)
-    del pos, neg
-    mx, my = x.shape[0], y.shape[0]
-    # the distinct values u of x, increasing, with #x < u (xlo) and #x <= u (xhi)
+    x = score.take(np.flatnonzero(y_pos if x_is_pos else ~y_pos))
+    x.sort()
+    every = np.sort(score)
+    _check_sorted_finite(every)
+    mx, my = x.shape[0], n - x.shape[0]
+    # the distinct values u of x, increasing; with x's own ties, #x < u
+    # (xlo) and #x at u (x_at); without them u is x, xlo[j] = j and x_at = 1
     new = x[1:] != x[:-1]
     if new.all():
-        u, xlo, xhi = x, None, None
+        u, xlo, x_at = x, None, 1
     else:
         xlo = np.concatenate(([0], np.flatnonzero(new) + 1))
         u = x[xlo]
-        xhi = np.append(xlo[1:], mx)
+        x_at = np.diff(np.append(xlo, mx))
     del new
     k = u.shape[0]
-    ylo = _ranks(y, u, "left")
-    yhi = ylo
-    if my and k:
-        tied = y[np.minimum(ylo, my - 1)] == u
-        if tied.any():
-            yhi = ylo.copy()
-            yhi[tied] = np.searchsorted(y, u[tied], side="right")
-        del tied
-    # the path, highest threshold first: (0, 0), then A and B of each u from
-    # the largest down, then (my, mx); in (y count, x count)
-    yc = np.empty(2 * k + 2, dtype=np.int64)
-    xc = np.empty(2 * k + 2, dtype=np.int64)
-    yc[0] = xc[0] = 0
-    yc[-1], xc[-1] = my, mx
-    np.subtract(my, yhi[::-1], out=yc[1:-1:2])
-    np.subtract(my, ylo[::-1], out=yc[2:-1:2])
-    del ylo, yhi
+    below = _ranks(every, u, "left")  # all samples below u
+    # the other class at u (e_at > 0: a diagonal step): is the score after
+    # x's samples equal to u still u?
+    below += x_at
+    at = np.flatnonzero(every.take(below, mode="clip") == u)
+    below -= x_at
+    at = at[below[at] + (x_at if np.ndim(x_at) == 0 else x_at[at]) < n]
+    e_at = (np.searchsorted(every, u[at], side="right") - below[at]
+            - (x_at if np.ndim(x_at) == 0 else x_at[at]))
+    inner = _inner_ties(x, every) if ties and x_is_pos else None
+    del every, x, u
     if xlo is None:
-        xc[1:-1:2] = np.arange(k)
-        xc[2:-1:2] = np.arange(1, k + 1)
-    else:
-        np.subtract(mx, xhi[::-1], out=xc[1:-1:2])
-        np.subtract(mx, xlo[::-1], out=xc[2:-1:2])
-    # the runs between two values of u are along y: horizontal when y is neg
-    unit_run = None
-    if steps:
-        starts_run = np.zeros(2 * k + 2, dtype=bool)
-        if x_is_pos:
-            starts_run[0:-1:2] = True
-            runs = _tied_runs(y)
-            if runs is not None:
-                yc, xc, starts_run = _with_tied_steps(yc, xc, starts_run, x, y, runs)
-        unit_run = starts_run[:-1]
-    return (yc, xc, unit_run) if x_is_pos else (xc, yc, unit_run)
+        xlo = np.arange(k, dtype=np.int64)
+    xhi = xlo + x_at
+    ylo = below
+    ylo -= xlo  # the other class below u
+    del below
+    if not x_is_pos:
+        # x are the negatives: the step at each u is #neg == u wide (rising
+        # where positives tie); between two values of u the path runs up
+        # (vertical, no area)
+        yhi = ylo.copy()
+        yhi[at] += e_at
+        return _Segments(mx - xhi, my - yhi, xhi - xlo, yhi - ylo, None, None, mx, my)
+    # between two values of u (and above the first, below the last) the path
+    # runs along the negatives, from B of the higher u to A of the lower, at
+    # the height of B: start = my - ylo, end = my - yhi (of the lower u)
+    start = np.empty(k + 1, dtype=np.int64)
+    start[0] = 0
+    np.subtract(my, ylo[::-1], out=start[1:])
+    width = np.empty(k + 1, dtype=np.int64)
+    np.subtract(start[1:], start[:-1], out=width[:-1])
+    width[-1] = my - start[-1]
+    width[k - 1 - at] -= e_at  # up to A of u where negatives tie with u
+    height = np.empty(k + 1, dtype=np.int64)
+    height[0] = 0
+    np.subtract(mx, xlo[::-1], out=height[1:])
+    if at.shape[0] == 0:
+        flat = np.broadcast_to(np.int64(0), start.shape)  # no memory
+        return _Segments(start, height, width, flat, True, inner, my, mx)
+    # at u, from A to B: a diagonal where negatives tie with u
+    diagonal = (my - ylo[at] - e_at, mx - xhi[at], e_at, xhi[at] - xlo[at])
+    fp0, tp0, w, rise = diagonal
+    run = np.zeros(k + 1 + at.shape[0], dtype=bool)
+    run[: k + 1] = True
+    return _Segments(np.concatenate((start, fp0)), np.concatenate((height, tp0)),
+                     np.concatenate((width, w)),
+                     np.concatenate((np.zeros(k + 1, dtype=np.int64), rise)), run, inner, my, mx)
 
 
-def _with_tied_steps(yc, xc, starts_run, x, y, runs):
-    """Insert both ends of each tie among the negatives inside a horizontal run.
+_EMPTY = np.zeros(0, dtype=np.int64)
 
-    ``y`` holds the negatives, ``x`` the positives (both sorted); ``runs``
-    the (start, stop) of the tied negatives.  A tie whose value a positive
-    shares is a diagonal step of the path already.  The others lie inside
-    the run whose height is the number of positives above them: the step
-    over them is one step of several samples, between two runs of
-    one-sample steps.
+
+def _inner_ties(pos, every):
+    """(fps, tps, size) of each run of tied scores that no positive shares.
+
+    ``pos`` and ``every`` are the positives' and all the scores, sorted.
+    Such a run is all negatives: a step of several samples inside the
+    horizontal stretch at its height (the number of positives above it).
     """
-    mx, my = x.shape[0], y.shape[0]
+    runs = _tied_runs(every)
+    if runs is None:
+        return _EMPTY, _EMPTY, _EMPTY
     starts, stops = runs
-    value = y[starts]
-    below = np.searchsorted(x, value, side="left")
-    inner = x[np.minimum(below, mx - 1)] != value if mx else np.ones(value.shape, bool)
-    # highest value first: the path meets them in that order
-    starts, stops, below = starts[inner][::-1], stops[inner][::-1], below[inner][::-1]
-    if starts.shape[0] == 0:
-        return yc, xc, starts_run
-    height = mx - below  # positives above the tied value: the run's height
-    run = np.searchsorted(xc[0:-1:2], height)  # run r goes from vertex 2r to 2r + 1
-    at = np.repeat(2 * run + 1, 2)
-    y_ends = np.empty(at.shape[0], dtype=np.int64)
-    y_ends[0::2] = my - stops
-    y_ends[1::2] = my - starts
-    kind = np.zeros(at.shape[0], dtype=bool)
-    kind[1::2] = True  # after the tie a run of one-sample steps resumes
-    return (np.insert(yc, at, y_ends), np.insert(xc, at, np.repeat(height, 2)),
-            np.insert(starts_run, at, kind))
+    value = every[starts]
+    below = np.searchsorted(pos, value, side="left")
+    mp = pos.shape[0]
+    inner = pos[np.minimum(below, mp - 1)] != value if mp else np.ones(value.shape, bool)
+    starts, stops, below = starts[inner], stops[inner], below[inner]
+    # negatives above the run: all samples above it less the positives there
+    above = every.shape[0] - stops - (mp - below)
+    return above, mp - below, stops - starts
+
+
+def _check_sorted_finite(*sorted_arrays):
+    """NaN and infinite scores sort to the ends: a look at the ends finds them."""
+    for a in sorted_arrays:
+        if a.shape[0] and a.dtype.kind == "f" and not np.isfinite(a[[0, -1]]).all():
+            bad = "NaN" if np.isnan(a[[0, -1]]).any() else "infinite values"
+            raise ValueError(f"y_score contains {bad}; all values must be finite.")
+
+
+def _segments_of_path(fps, tps):
+    """:class:`_Segments` of a path given by every vertex: one step each."""
+    width = np.diff(fps)
+    at = np.flatnonzero(width)
+    return _Segments(fps[at], tps[at], width[at], tps[at + 1] - tps[at], None, None,
+                     fps[-1], tps[-1])
 
 
 def _merged_by_score(y_pos, score, out=None):
@@ -338,7 +384,8 @@ def _counts_few_values(y_pos, score, weight):
     else:
         return None
     empty = cap  # index of "no value"; keys[empty] is never compared as a match
-    table = np.full(1 << b, empty, dtype=np.intp)
+    # int16 entries (cap <= 4096): a table of a quarter the size stays in cache
+    table = np.full(1 << b, empty, dtype=np.int16)
     keys = np.zeros(cap + 1, dtype=np.uint64)
     is_float = score.dtype.kind == "f"
     if is_float:  # a NaN's bits: never equal to a (finite) score's
@@ -350,6 +397,7 @@ def _counts_few_values(y_pos, score, weight):
     dtype = np.float64 if weighted else np.int64
     pos = np.zeros(cap + 1, dtype=dtype)
     tot = np.zeros(cap + 1, dtype=dtype)
+    by_class = np.zeros(2 * (cap + 1), dtype=np.int64)  # unweighted: [neg, pos] per value
     for start in range(0, n, _CHUNK):
         stop = min(n, start + _CHUNK)
         bits = _as_bits(score[start:stop])
@@ -377,9 +425,14 @@ def _counts_few_values(y_pos, score, weight):
             wc = weight[start:stop]
             pos += np.bincount(idx, weights=np.where(yc, wc, 0.0), minlength=cap + 1)
             tot += np.bincount(idx, weights=wc, minlength=cap + 1)
-        else:
-            pos += np.bincount(idx[yc], minlength=cap + 1)
-            tot += np.bincount(idx, minlength=cap + 1)
+        else:  # one count of 2 idx + label
+            code = np.left_shift(idx, 1)
+            np.bitwise_or(code, yc, out=code)
+            by_class += np.bincount(code, minlength=2 * (cap + 1))
+    if not weighted:
+        pos, tot = by_class[1::2], by_class[0::2] + by_class[1::2]
+    if is_float and tot[empty] > 0:  # NaN's bits matched the "no value" key
+        raise ValueError("y_score contains NaN; all values must be finite.")
     if weighted:
         # the negatives counted on their own too, not as total - positives
         neg = np.zeros(cap + 1)
@@ -404,7 +457,7 @@ def _counts_few_values(y_pos, score, weight):
     return fps, tps, thresholds
 
 
-def _binary_clf_counts(y_pos, score, weight=None, *, vertices="all"):
+def _binary_clf_counts(y_pos, score, weight=None, *, segments=None):
     """Cumulative (FP, TP) counts at each distinct score, highest first.
 
     Parameters
@@ -428,30 +481,29 @@ def _binary_clf_counts(y_pos, score, weight=None, *, vertices="all"):
     thresholds : ndarray of float64
         +inf followed by the distinct scores in decreasing order.
 
-    ``vertices`` says which vertices of the ROC path to count.  ``"all"``:
-    every distinct score, as above.  For an area fewer do, and the third
-    output is not the thresholds: ``"turns"`` gives ``(fps, tps, None)``, a
-    path through every vertex where the ROC path turns (enough for the
-    integral along straight segments); ``"steps"`` gives ``(fps, tps,
-    unit_run)``, enough for the trapezoid rule over every vertex, where
-    ``unit_run`` marks the horizontal runs of one-sample steps whose inner
-    vertices are left out (None when no vertex is left out).  Without
-    weights these come from :func:`_counts_turns`, which never forms an
-    n-length array of counts; otherwise every vertex is counted.
+    For an area under the path fewer counts do.  ``segments="turns"``
+    returns the straight segments of the path between its turns, enough for
+    the integral along them, and ``segments="steps"`` adds the ties inside
+    the horizontal ones, enough for the trapezoid rule over every vertex;
+    both as :class:`_Segments`.  Without weights these come from
+    :func:`_counts_turns`, which never forms an n-length array of counts;
+    otherwise from every vertex.  The scores need not have been checked for
+    NaN and infinite values: the segments are computed from sorted values
+    (or their distinct values), whose ends show them.
     """
     if weight is not None:
         keep = weight != 0
         if not keep.all():
             y_pos, score, weight = y_pos[keep], score[keep], weight[keep]
-    if vertices != "all":
-        few = _counts_few_values(y_pos, score, weight)
-        if few is None and weight is None:
-            return _counts_turns(y_pos, score, steps=vertices == "steps")
-        fps, tps, _ = few if few is not None else _binary_clf_counts(y_pos, score, weight)
-        if vertices == "turns":
+    if segments is not None:
+        if weight is None:
+            return _counts_turns(y_pos, score, ties=segments == "steps")
+        fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
+        _check_sorted_finite(thresholds[1:])
+        if segments == "turns":
             idx = _corners(fps, tps)
             fps, tps = fps[idx], tps[idx]
-        return fps, tps, None
+        return _segments_of_path(fps, tps)
     few = _counts_few_values(y_pos, score, weight)
     if few is not None:
         return few
@@ -511,18 +563,13 @@ def _binary_clf_counts(y_pos, score, weight=None, *, vertices="all"):
     return fps, tps, thresholds
 
 
-def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller, vertices="all"):
-    """Validate and count; None (after a warning) when a class is missing.
-
-    Returns ``(counts, third)``: counts is (fps, tps) or None, third the
-    thresholds or, for other ``vertices``, what :func:`_binary_clf_counts`
-    returns in their place.
-    """
+def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
+    """Validate and count; None (after a warning) when a class is missing."""
     y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight)
-    fps, tps, third = _binary_clf_counts(y_pos, score, weight, vertices=vertices)
+    fps, tps, thresholds = _binary_clf_counts(y_pos, score, weight)
     if _one_class_undefined(tps[-1], fps[-1], "the ROC and kappa curves are", caller):
-        return None, third
-    return (fps, tps), third
+        return None, thresholds
+    return (fps, tps), thresholds
 
 
 def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, prevalence=None):
@@ -631,11 +678,13 @@ def _phi(u, ratio=None):
     its own: where u is near -1 (1 + u lost to rounding) log(ratio) stands
     for log1p(u).
     """
-    small = np.abs(u) < 1e-2
-    n_small = int(np.count_nonzero(small))
-    if n_small == small.size:  # all small (short segments): no masking
-        return _phi_series(u)
-    if n_small == 0:
+    au = np.abs(u)
+    umax = float(au.max()) if au.size else 0.0
+    if umax < 1e-2:  # all small (short segments): no masking
+        return _phi_series(u, umax)
+    small = au < 1e-2
+    del au
+    if not small.any():
         log_ratio = _log1p(u, ratio) / u
         return log_ratio, (1.0 - log_ratio) / u
     phi1 = np.empty_like(u)
@@ -644,7 +693,8 @@ def _phi(u, ratio=None):
     log_ratio = _log1p(ub, None if ratio is None else ratio[~small]) / ub
     phi1[~small] = log_ratio
     out[~small] = (1.0 - log_ratio) / ub
-    phi1[small], out[small] = _phi_series(u[small])
+    us = u[small]
+    phi1[small], out[small] = _phi_series(us, float(np.max(np.abs(us))))
     return phi1, out
 
 
@@ -655,15 +705,16 @@ def _log1p(u, ratio):
     return np.where(u < -0.5, np.log(ratio), np.log1p(np.maximum(u, -0.5)))
 
 
-def _phi_series(u):
-    """:func:`_phi` for |u| < 1e-2 by its series, as many terms as max |u| needs."""
-    umax = float(np.max(np.abs(u))) if u.size else 0.0
+def _phi_series(u, umax):
+    """:func:`_phi` for |u| <= umax < 1e-2 by its series, as many terms as umax needs."""
     terms = 1 if umax == 0 else int(min(10, max(1, np.ceil(-17 / np.log10(umax)))))
     series = np.full_like(u, 1.0 / (terms + 2))
-    for k in range(terms + 1, 1, -1):
-        series *= -u
-        series += 1.0 / k
-    return 1.0 - u * series, series
+    for k in range(terms + 1, 1, -1):  # series = 1/k - u series
+        np.multiply(series, u, out=series)
+        np.subtract(1.0 / k, series, out=series)
+    phi1 = np.multiply(u, series)
+    np.subtract(1.0, phi1, out=phi1)
+    return phi1, series
 
 
 _BLOCK = 1 << 15  # segments per block in the sums over segments
@@ -681,28 +732,39 @@ def _kappa_counts_pn(fps, tps, n_pos, n_neg, p, n):
                      (n_neg - fps) / n_neg, p, n)
 
 
-def _trapezoid_counts(fps, tps, p, n, unit_run=None):
-    """Trapezoid rule over kappa at every vertex of the path, from the counts.
+def _trapezoid_segments(seg, n_pos, n_neg, p, n):
+    """Trapezoid rule over kappa at every vertex of the path, from its segments.
 
     Kappa comes from the rates and their complements, each a ratio of
     counts (no cancellation when a class is rare), through the one kernel,
-    at the class shares (p, n).  Where ``unit_run`` marks a horizontal run of
-    one-sample steps whose inner vertices were not listed
-    (:func:`_counts_turns`), the run's trapezoids are summed in closed form
-    (:func:`_unit_runs_trapezoid`); every other segment is one trapezoid.
+    at the class shares (p, n).  A segment that is one step is one
+    trapezoid (:func:`_trapezoid_sum`); a horizontal run of one-sample steps
+    whose inner vertices were left out is summed in closed form
+    (:func:`_unit_runs_trapezoid`), and each tie inside it is a step of
+    several samples instead of as many one-sample steps.
     """
-    n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    if unit_run is None:
-        k = _kappa_counts_pn(fps, tps, n_pos, n_neg, p, n)
-        return _trapezoid_sum(k, fps / n_neg)
-    width = np.diff(fps)
-    single = np.flatnonzero(~unit_run & (width > 0))
-    ends = np.stack((single, single + 1), axis=-1)  # one two-vertex polyline per row
-    total = _trapezoid_sum(_kappa_counts_pn(fps[ends], tps[ends], n_pos, n_neg, p, n),
-                           fps[ends] / n_neg)
-    runs = np.flatnonzero(unit_run & (width > 0))
-    return total + _unit_runs_trapezoid(fps[runs], tps[runs], width[runs],
-                                        n_pos, n_neg, p, n)
+    if seg.run is True:  # every segment is such a run
+        total = _unit_runs_trapezoid(seg.fps, seg.tps, seg.width, n_pos, n_neg, p, n)
+    else:
+        single = slice(None) if seg.run is None else ~seg.run
+        total = _step_trapezoids(seg.fps[single], seg.tps[single], seg.width[single],
+                                 seg.rise[single], n_pos, n_neg, p, n)
+        if seg.run is not None:
+            run = seg.run
+            total += _unit_runs_trapezoid(seg.fps[run], seg.tps[run], seg.width[run],
+                                          n_pos, n_neg, p, n)
+    if seg.ties is not None:
+        tie_fps, tie_tps, size = seg.ties
+        total += _step_trapezoids(tie_fps, tie_tps, size, 0, n_pos, n_neg, p, n)
+        total -= _unit_runs_trapezoid(tie_fps, tie_tps, size, n_pos, n_neg, p, n)
+    return total
+
+
+def _step_trapezoids(fps, tps, width, rise, n_pos, n_neg, p, n):
+    """The trapezoids of single steps from (fps, tps) by (width, rise)."""
+    f = np.stack((fps, fps + width), axis=-1)
+    t = np.stack((tps, tps + rise), axis=-1)
+    return _trapezoid_sum(_kappa_counts_pn(f, t, n_pos, n_neg, p, n), f / n_neg)
 
 
 def _unit_runs_trapezoid(start, height, width, n_pos, n_neg, p, n):
@@ -719,44 +781,51 @@ def _unit_runs_trapezoid(start, height, width, n_pos, n_neg, p, n):
 
         -2pn den(t) (h(D(b)) - h(D(a))),  h(D) = sum_k B_2k / (2k) beta^(2k-2) / D^(2k).
 
-    The series converges fast when |beta| / D, one over the distance in
-    steps to the pole of g, is small: from distance 32 on, six terms leave
-    less than 1e-18 of the first.  Steps closer to the pole than that (only
-    within 32 samples of F = 0 or F = N, with a tiny class or an extreme
-    prevalence) are summed one by one.
+    The first term of h(D(b)) - h(D(a)) is formed as -beta (b - a) (D(a) +
+    D(b)) / (D(a) D(b))^2 / 12, without cancellation; the others matter only
+    where |beta| / D, one over the distance in steps to the pole of g, is
+    not small.  From distance 32 on six terms leave less than 1e-18 of the
+    first; steps closer to the pole (only within 32 samples of F = 0 or
+    F = N, for a tiny class or an extreme prevalence) are summed one by one.
     """
     total = 0.0
     beta = n * (n - p)
     extreme = min(p, n) < _EXTREME_SHARE * max(p, n)
-    near = np.flatnonzero(_NEAR_POLE * abs(beta) > n_neg * np.minimum(
-        _run_den(start, height, n_pos, n_neg, p, n),
-        _run_den(start + width, height, n_pos, n_neg, p, n)))
-    if near.shape[0]:
-        keep = np.ones(start.shape[0], dtype=bool)
-        keep[near] = False
-        start, width = start.copy(), width.copy()
-        for i in near.tolist():
-            a, w = int(start[i]), int(width[i])
-            m = min(w, _EXPLICIT_STEPS)
-            first = a if beta > 0 else a + w - m  # the steps next to the pole
-            f = np.arange(first, first + m + 1, dtype=np.float64)
-            k = _kappa_counts_pn(f, float(height[i]), n_pos, n_neg, p, n)
-            total += _trapezoid_sum(k, f / n_neg)
-            if w > m:  # the rest, far enough from the pole, by the series
-                keep[i] = True
-                start[i] = a + m if beta > 0 else a
-                width[i] = w - m
-        start, height, width = start[keep], height[keep], width[keep]
     for a in range(0, start.shape[0], _BLOCK):
         f0, t0, w = (v[a : a + _BLOCK] for v in (start, height, width))
+        d_start = _run_den(f0, t0, n_pos, n_neg, p, n)
+        if extreme:
+            d_end = _run_den(f0 + w, t0, n_pos, n_neg, p, n)
+        else:
+            d_end = d_start + beta * (w / n_neg)
+        near = _NEAR_POLE * abs(beta) > n_neg * np.minimum(d_start, d_end)
+        if near.any():
+            total += _near_pole_runs(f0[near], t0[near], w[near], beta, n_pos, n_neg, p, n)
+            far = ~near
+            f0, t0, w, d_start, d_end = f0[far], t0[far], w[far], d_start[far], d_end[far]
         t, fnr = t0 / n_pos, (n_pos - t0) / n_pos
-        d1 = _run_den(f0 + w, t0, n_pos, n_neg, p, n) if extreme else None
-        total += _exact_segments(f0 / n_neg, t, w / n_neg, 0.0, fnr,
-                                 (n_neg - f0) / n_neg, p, n, d1)
-        h_end = _euler_maclaurin_h(n_neg * _run_den(f0 + w, t0, n_pos, n_neg, p, n), beta)
-        h_start = _euler_maclaurin_h(n_neg * _run_den(f0, t0, n_pos, n_neg, p, n), beta)
-        h_end -= h_start
-        total -= 2.0 * p * n * float(np.dot(n * t + p * fnr, h_end))
+        total += _exact_segments(f0 / n_neg, t, w / n_neg, 0.0, fnr, (n_neg - f0) / n_neg,
+                                 p, n, d_end if extreme else None, d0=d_start)
+        total -= 2.0 * p * n * float(np.dot(n * t + p * fnr,
+                                            _euler_maclaurin_difference(
+                                                n_neg * d_start, n_neg * d_end, w, beta)))
+    return total
+
+
+def _near_pole_runs(start, height, width, beta, n_pos, n_neg, p, n):
+    """Runs with steps near the pole of kappa: those steps one by one, the rest in closed form."""
+    total = 0.0
+    rest = []
+    for a, t, w in zip(start.tolist(), height.tolist(), width.tolist()):
+        m = min(w, _EXPLICIT_STEPS)
+        first = a if beta > 0 else a + w - m  # the steps next to the pole
+        f = np.arange(first, first + m + 1, dtype=np.float64)
+        total += _trapezoid_sum(_kappa_counts_pn(f, float(t), n_pos, n_neg, p, n), f / n_neg)
+        if w > m:  # the rest, far enough from the pole, by the series
+            rest.append((a + m if beta > 0 else a, t, w - m))
+    if rest:
+        a, t, w = (np.array(v, dtype=np.int64) for v in zip(*rest))
+        total += _unit_runs_trapezoid(a, t, w, n_pos, n_neg, p, n)
     return total
 
 
@@ -767,46 +836,42 @@ def _run_den(fps, tps, n_pos, n_neg, p, n):
     return n * (p * t + n * f) + p * (p * fnr + n * tnr)
 
 
-def _euler_maclaurin_h(d, beta):
-    """h(d) = sum_k B_2k / (2k) beta^(2k-2) / d^(2k), by Horner's rule in (beta / d)^2."""
-    rho2 = (beta / d) ** 2
-    s = np.full_like(d, _EULER_MACLAURIN[-1])
-    for c in _EULER_MACLAURIN[-2::-1]:
-        s *= rho2
-        s += c
-    return s / (d * d)
+def _euler_maclaurin_difference(d_start, d_end, steps, beta):
+    """h(d_end) - h(d_start), h(d) = sum_k B_2k / (2k) beta^(2k-2) / d^(2k).
 
-
-def _exact_counts(fps, tps, p, n):
-    """Exact AUK of the path through the counts, with kappa at shares (p, n).
-
-    Vertices inside a straight stretch do not change the integral: a path
-    of turns (``_binary_clf_counts(..., vertices="turns")``) is the fastest
-    to sum.  Vertical segments add nothing and are skipped (in a path of
-    turns without ties every other segment is vertical: the others are
-    taken as strided views); the rest are summed block by block, so that no
-    temporary is larger than a block.
+    d_end - d_start = beta * steps.  The first term is formed from that
+    difference (no cancellation); the others only when some |beta| / d
+    exceeds 1e-4 (below, they change the result by less than 1e-9 of the
+    first term, which is itself of the order of the rounding of the AUK).
     """
-    n_pos, n_neg = float(tps[-1]), float(fps[-1])
-    width = np.diff(fps)
-    seg = None
-    for first in (0, 1):
-        if not width[1 - first :: 2].any():  # the other parity is all vertical
-            seg = slice(first, None, 2)
-            f0, t0, w = fps[:-1][seg], tps[:-1][seg], width[seg]
-            rise = tps[1:][seg] - t0
-            break
-    if seg is None:
-        seg = np.flatnonzero(width)
-        f0, t0, w = fps[seg], tps[seg], width[seg]
-        rise = tps[seg + 1] - t0
+    c1 = _EULER_MACLAURIN[0]
+    out = (-c1 * beta) * steps * (d_start + d_end) / (d_start * d_end) ** 2
+    if d_start.size and abs(beta) > 1e-4 * min(float(d_start.min()), float(d_end.min())):
+        for d, sign in ((d_end, 1.0), (d_start, -1.0)):
+            rho2 = (beta / d) ** 2
+            s = np.full_like(d, _EULER_MACLAURIN[-1])
+            for c in _EULER_MACLAURIN[-2:0:-1]:
+                s *= rho2
+                s += c
+            out += sign * s * rho2 / (d * d)
+    return out
+
+
+def _exact_sum(seg, n_pos, n_neg, p, n):
+    """Exact AUK of the path of :class:`_Segments`, with kappa at shares (p, n).
+
+    The segments are summed block by block, so that no temporary is larger
+    than a block.
+    """
     extreme = min(p, n) < _EXTREME_SHARE * max(p, n)
+    flat = not seg.rise.any()
     total = 0.0
-    for a in range(0, w.shape[0], _BLOCK):
+    for a in range(0, seg.fps.shape[0], _BLOCK):
         b = a + _BLOCK
-        f, t, dw, dr = f0[a:b], t0[a:b], w[a:b], rise[a:b]
-        d1 = _run_den(f + dw, t + dr, n_pos, n_neg, p, n) if extreme else None
-        total += _exact_segments(f / n_neg, t / n_pos, dw / n_neg, dr / n_pos,
+        f, t, w = seg.fps[a:b], seg.tps[a:b], seg.width[a:b]
+        r = 0 if flat else seg.rise[a:b]
+        d1 = _run_den(f + w, t + r, n_pos, n_neg, p, n) if extreme else None
+        total += _exact_segments(f / n_neg, t / n_pos, w / n_neg, r / n_pos,
                                  (n_pos - t) / n_pos, (n_neg - f) / n_neg, p, n, d1)
     return total
 
@@ -863,20 +928,27 @@ def _exact(fpr, tpr, p, n=None, fnr=None, tnr=None):
                            fnr[..., :-1], tnr[..., :-1], p, n)
 
 
-def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n, d1=None):
+def _exact_segments(f0, t0, w, r, fnr0, tnr0, p, n, d1=None, d0=None):
     """The sum of ``_exact`` over segments given by start, width and rise.
 
     Segments of zero width (vertical steps) add nothing and may be left out
     by the caller.  Shapes as in ``_exact`` (segments along the last axis).
     ``d1``, the denominator D at each segment's end from non-negative terms,
     keeps log(D1 / D0) exact where D falls by orders of magnitude along a
-    segment (u near -1; possible only when p or n is tiny).
+    segment (u near -1; possible only when p or n is tiny).  ``d0``, D at
+    each start, may be passed when the caller has it.
     """
     q = n - p
-    d0 = n * (p * t0 + n * f0) + p * (p * fnr0 + n * tnr0)
-    u = q * (p * r + n * w) / d0
+    if d0 is None:
+        d0 = n * (p * t0 + n * f0) + p * (p * fnr0 + n * tnr0)
+    u = (q * n) * w if np.ndim(r) == 0 and r == 0 else q * (p * r + n * w)
+    u /= d0
     phi1, phi2 = _phi(u, None if d1 is None else d1 / d0)
-    seg = (w / d0) * ((t0 - f0) * phi1 + (r - w) * phi2)
+    phi1 *= t0 - f0
+    phi2 *= r - w
+    phi1 += phi2
+    seg = np.divide(w, d0, out=phi2)
+    seg *= phi1
     if seg.ndim == 1:
         return float(2.0 * p * n * np.sum(seg))
     return 2.0 * (p * n)[..., 0] * np.sum(seg, axis=-1)
@@ -913,21 +985,20 @@ def _corners(fps, tps):
     return np.concatenate(([0], keep, [fps.shape[0] - 1]))
 
 
-def _auk_counts(fps, tps, method, prevalence=None, unit_run=None):
-    """AUK of the path through the counts by ``method``.
+def _auk_of_segments(seg, method, prevalence=None):
+    """AUK of the path of :class:`_Segments` by ``method``.
 
     Kappa is taken at the shares of the counts, or at ``prevalence`` (the
-    same ROC path carried to that share of positives).  The counts may be
-    those of every vertex or, with ``unit_run`` for the trapezoid rule,
-    those of :func:`_binary_clf_counts` with ``vertices="steps"``.
+    same ROC path carried to that share of positives).
     """
+    n_pos, n_neg = float(seg.n_pos), float(seg.n_neg)
     if prevalence is None:
-        p, n = _shares(float(tps[-1]), float(fps[-1]))
+        p, n = _shares(n_pos, n_neg)
     else:
         p, n = prevalence, 1.0 - prevalence
     if method == "trapezoid":
-        return _trapezoid_counts(fps, tps, p, n, unit_run)
-    return _exact_counts(fps, tps, p, n)
+        return _trapezoid_segments(seg, n_pos, n_neg, p, n)
+    return _exact_sum(seg, n_pos, n_neg, p, n)
 
 
 def auk_bounds(prevalence):
@@ -1079,13 +1150,14 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
     """
     method = _check_option(method, "method", _METHODS)
     target = None if prevalence is None else _scalar_prevalence(prevalence)
-    counts, unit_run = _counts_from_scores(
-        y_true, y_score, pos_label, sample_weight, "auk_score",
-        vertices="steps" if method == "trapezoid" else "turns",
-    )
-    if counts is None:
+    # NaN and infinite scores are found where the scores are sorted
+    y_pos, score, weight = _check_binary_inputs(y_true, y_score, pos_label, sample_weight,
+                                                finite=False)
+    seg = _binary_clf_counts(y_pos, score, weight,
+                             segments="steps" if method == "trapezoid" else "turns")
+    if _one_class_undefined(seg.n_pos, seg.n_neg, "the ROC and kappa curves are", "auk_score"):
         return float("nan")
-    return _auk_counts(*counts, method, target, unit_run)
+    return _auk_of_segments(seg, method, target)
 
 
 def _check_roc(fpr, tpr, *, curve=True):
