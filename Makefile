@@ -22,22 +22,30 @@ export OPENBLAS_CORETYPE ?= Haswell
 # about 10 GiB of disk and a quarter of an hour).
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
+# Optional: Spark's AUC evaluators beside auklib (benchmarks/bench_spark.py).
+# pyspark is not a requirement of the book; give a Python that has it, e.g.
+# `make bench SPARK_PYTHON=/path/to/spark-venv/bin/python`; without it (and
+# without pyspark in .venv) the script says so and skips.
+SPARK_PYTHON ?=
 
-.PHONY: book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
+.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
-	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
+	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
 	@echo "make check-student-install  install the student zip in a fresh venv (from its own files) and run every notebook"
-	@echo "make pdf         build the whole book as one PDF (_build/pdf/book.pdf) with Sphinx's LaTeX builder"
-	@echo "                 and check it; installs Debian's TeX packages first if latexmk is missing (as root)"
+	@echo "make pdf         build and check both PDF editions with Sphinx's LaTeX builder: the whole book"
+	@echo "                 (_build/pdf/book.pdf) and the student edition (_build/pdf/book-student.pdf);"
+	@echo "                 installs Debian's TeX packages first if latexmk is missing (as root)"
+	@echo "make pdf-student build and check the student PDF only (no solutions, rubrics or instructor pages)"
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
+	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
@@ -59,27 +67,41 @@ $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 
-$(NPM_STAMP): package.json package-lock.json
+# Debian's chromium (the page check) and npm (axe-core): installed as root
+# with apt-get, or make stops at once with the command to run (setup/).
+system:
+	@sh setup/system_packages.sh
+
+$(NPM_STAMP): package.json package-lock.json | system
 	npm ci --no-audit --no-fund
 	touch $(NPM_STAMP)
 
 book: $(STAMP)
-	$(BIN)/python tools/build_book.py
+	$(BIN)/python builders/build_book.py
 
-# The PDF edition: not part of `make test` (TeX is a large install and the
-# build takes a minute).  Run it before `make book` and the HTML pages link to
-# the PDF (tools/pdf_link.py).
-pdf: $(STAMP)
-	command -v latexmk >/dev/null 2>&1 || sh tools/install_tex.sh
-	$(BIN)/python tools/build_pdf.py
-	$(BIN)/python tools/check_pdf.py
+# The PDF editions: not part of `make test` (TeX is a large install and each
+# build takes minutes); tests/test_pdf.py checks a PDF that exists.  Run it
+# before `make book` (or `make student`) and the HTML pages link to the
+# instructor's PDF (or the student PDF) (builders/pdf_link.py).
+pdf: pdf-instructor pdf-student
+
+pdf-instructor: $(STAMP) tex
+	$(BIN)/python builders/build_pdf.py
+	$(BIN)/python checks/check_pdf.py
+
+pdf-student: $(STAMP) tex
+	$(BIN)/python builders/build_pdf.py --edition student
+	$(BIN)/python checks/check_pdf.py --edition student
+
+tex:
+	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
 
 # The student HTML edition is built (into _build/student-html) and searched
 # for solutions by tests/test_student_html.py (in test-lib); check-editions
 # then opens every page of both editions (three browsers share the pages).
 # The HTML build runs beside nbval, whose two workers leave gaps; the page
 # check needs both books, so it comes last.
-test: test-lib
+test: system test-lib
 	$(MAKE) --no-print-directory -j2 test-notebooks book
 	$(MAKE) --no-print-directory check-editions
 
@@ -100,27 +122,27 @@ test-notebooks: $(STAMP)
 		--nbval-current-env -o testpaths= $(NOTEBOOKS)
 
 # the student edition too when it has been built (make student)
-check-html: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/html $(wildcard _build/student-html)
+check-html: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/html $(wildcard _build/student-html)
 
-check-editions: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/html _build/student-html
+check-editions: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/html _build/student-html
 
-check-student: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python tools/check_html.py _build/student-html
+check-student: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/student-html
 
 check-student-install: student
-	$(BIN)/python tools/check_student_install.py _build/student-notebooks.zip
+	$(BIN)/python checks/check_student_install.py _build/student-notebooks.zip
 
 notebooks: $(STAMP)
-	$(BIN)/python tools/run_notebooks.py $(NOTEBOOKS)
+	$(BIN)/python builders/run_notebooks.py $(NOTEBOOKS)
 
 student: $(STAMP)
-	$(BIN)/python tools/make_student.py student --html _build/student-html
+	$(BIN)/python course/make_student.py student --html _build/student-html
 
 # Grading with nbgrader (chapters/course.md, "Grading"): the course lives in
 # COURSE; `make release` writes one chapter's assignment from the chapter
-# itself (tools/make_assignments.py) and nbgrader's release of it; `make grade`
+# itself (course/make_assignments.py) and nbgrader's release of it; `make grade`
 # collects a folder of submissions (nbgrader zip_collect), autogrades them,
 # writes the grade table COURSE/grades.csv and the feedback pages
 # COURSE/feedback/<student id>/<assignment>/*.html.
@@ -133,7 +155,7 @@ AUTOGRADE_FLAGS ?=
 NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
 assignments: $(STAMP)
-	$(BIN)/python tools/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
+	$(BIN)/python course/make_assignments.py $(COURSE) --chapters $(ASSIGNMENT)
 
 release: assignments
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
@@ -155,6 +177,16 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
+	$(BIN)/python benchmarks/bench_spark.py $(if $(SPARK_PYTHON),--spark-python $(SPARK_PYTHON))
+
+# auklib as a package of its own (auklib/README.md, auklib/CHANGELOG.md): built
+# offline with the pinned setuptools, as tests/test_wheel.py builds it in make
+# test; twine (pinned here, run by uv from its cache) checks what PyPI would.
+TWINE_VERSION := 7.0.0
+dist: $(STAMP)
+	rm -rf dist build auklib.egg-info
+	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(BIN)/uv tool run --quiet --from twine==$(TWINE_VERSION) twine check --strict dist/*
 
 clean:
 	rm -rf _build student node_modules

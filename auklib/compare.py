@@ -165,7 +165,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
 
     Notes
     -----
-    In the book's simulations (``tools/sim_comparing.py``, chapter 12;
+    In the book's simulations (``chapters/data/sim_comparing.py``, chapter 12;
     correlated binormal scores, population AUCs 0.85, 10,000 test sets per
     setting, Monte Carlo standard error at most 0.003) the 5% test rejected
     equal AUCs at 0.044-0.056 with 10 to 50 positive cases when both ROC
@@ -416,7 +416,7 @@ def _kappa_interval(cells, n, z, method):
     """Kappa's interval from cell shares; None when kappa is undefined.
 
     Shared by :func:`kappa_confidence_interval` and the book's simulation
-    (tools/sim_comparing.py), which draws tables rather than labels.
+    (chapters/data/sim_comparing.py), which draws tables rather than labels.
     """
     tp, fn, fp, tn = cells
     pe = (tp + fn) * (tp + fp) + (fp + tn) * (fn + tn)

@@ -355,7 +355,7 @@ def auk_confidence_interval(
     estimate slightly biased.  Measured coverage of the 95% interval
     (3,200 equal-variance binormal test sets per row, d = 1.5, nine
     negatives per positive, 1,000 replicates each; Monte Carlo standard
-    error at most 0.005; ``tools/sim_intervals.py`` in the book's
+    error at most 0.005; ``chapters/data/sim_intervals.py`` in the book's
     repository, chapter 9)::
 
         positives   percentile    BC      BCa
@@ -534,7 +534,7 @@ def auk_compare(
     replicates to resolve small p-values.  In simulations with equal
     population AUKs (binormal scores, d = 1.5, two equally noisy views of
     one latent score, nine negatives per positive; 3,200 test sets each,
-    500 replicates; the book's ``tools/sim_intervals.py``) the 5% test
+    500 replicates; the book's ``chapters/data/sim_intervals.py``) the 5% test
     rejected at 0.059 (Monte Carlo standard error 0.004) with 50 positive
     cases, 0.075 (0.005) with 20 and 0.085 (0.005) with 10: the paired
     bootstrap test is somewhat liberal, the more so the fewer the
@@ -683,7 +683,7 @@ def auc_confidence_interval(
 
     Coverage of the 95% interval in 10,000 simulated test sets per case
     (Monte Carlo standard error at most 0.005; the book's
-    ``tools/sim_intervals.py``, chapter 9), at AUC 0.75-0.99 with 20 or 50
+    ``chapters/data/sim_intervals.py``, chapter 9), at AUC 0.75-0.99 with 20 or 50
     positive cases (20/20, 20/180 and 50/450 positive/negative): for
     equal-variance binormal scores the default covers 0.958-0.989 (it
     over-covers at high AUC), DeLong's logit interval 0.69-0.96 (0.88-0.90

@@ -8,13 +8,23 @@ import matplotlib
 matplotlib.use("Agg")
 
 
+# The book's scripts live in folders by concern (README.md, "Layout"):
+# builders/ (the editions), checks/ (the page and PDF checks), course/ (the
+# course kit) and chapters/data/ (the simulations beside the tables they
+# write).  They are scripts, not packages: the tests import them by name.
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT_FOLDERS = ("builders", "checks", "course", os.path.join("chapters", "data"))
+for _folder in SCRIPT_FOLDERS[:3]:
+    sys.path.insert(1, os.path.join(_ROOT, _folder))
+
+
 def tool(name):
-    """A fresh module from the script tools/<name>.py (tools/ is not a package)."""
+    """A fresh module from the script <folder>/<name>.py of SCRIPT_FOLDERS."""
     import importlib.util
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    spec = importlib.util.spec_from_file_location(
-        name, os.path.join(root, "tools", f"{name}.py"))
+    paths = [os.path.join(_ROOT, folder, f"{name}.py") for folder in SCRIPT_FOLDERS]
+    path, = [p for p in paths if os.path.exists(p)]
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -51,7 +61,7 @@ def student_edition():
 
     ``unchanged`` says whether building it left the instructor files as they were.
     Also copied to $AUKBOOK_STUDENT_HTML when set (`make test`), for
-    tools/check_html.py.
+    checks/check_html.py.
     """
     base = pathlib.Path(_STUDENT)
     edition = types.SimpleNamespace(out=base / "student", html=base / "html",
@@ -65,7 +75,7 @@ def student_edition():
             base.mkdir(parents=True)
             before = _instructor_digest()
             proc = subprocess.run(
-                [sys.executable, os.path.join(ROOT, "tools", "make_student.py"),
+                [sys.executable, os.path.join(ROOT, "course", "make_student.py"),
                  str(edition.out), "--html", str(edition.html),
                  "--archive", str(edition.archive)], capture_output=True, text=True)
             unchanged = _instructor_digest() == before

@@ -16,6 +16,16 @@ def make_scores(n, p, seed, n_levels=None):
     return y, s
 
 
+def unit_shift_scores(n, p, seed, decimals=None):
+    """Binary labels (both classes present) and scores N(0, 1) + label, optionally
+    rounded to ``decimals`` places (ties)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < p).astype(int)
+    y[:2] = [0, 1]
+    s = rng.normal(size=n) + y
+    return y, (s if decimals is None else np.round(s, decimals))
+
+
 def labels_from_counts(tp, fn, fp, tn):
     """Label vectors whose confusion matrix is (tp, fn, fp, tn) in counts."""
     counts = [int(round(v)) for v in (tp, fn, fp, tn)]

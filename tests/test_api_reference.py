@@ -1,7 +1,7 @@
 """The API reference: one page per name of auklib.__all__, built without a warning.
 
-tools/api_links.py writes the pages when Sphinx starts; the book's build
-(tools/build_book.py, -W -n) renders them.  This test builds the API pages
+builders/api_links.py writes the pages when Sphinx starts; the book's build
+(builders/build_book.py, -W -n) renders them.  This test builds the API pages
 alone (a few seconds), with the book's autodoc and napoleon settings from
 _config.yml, as strictly: every docstring must be valid reST, every
 cross-reference must resolve, and every public name must get its page, so
@@ -20,7 +20,6 @@ import yaml
 import auklib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import api_links  # noqa: E402
 
 sphinx = pytest.importorskip("sphinx")
@@ -37,7 +36,7 @@ def _book_settings():
 def test_the_book_loads_the_extension_and_lists_the_generated_pages():
     with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
         config = yaml.safe_load(fh)
-    assert config["sphinx"]["local_extensions"]["api_links"] == "tools/"
+    assert config["sphinx"]["local_extensions"]["api_links"] == "builders/"
     with open(os.path.join(ROOT, "_toc.yml"), encoding="utf-8") as fh:
         toc = yaml.safe_load(fh)
     api = [part for part in toc["parts"] if part["caption"] == "API reference"]
@@ -50,13 +49,23 @@ def test_write_pages_makes_one_page_per_public_name_and_drops_stale_ones(tmp_pat
     folder.mkdir(parents=True)
     (folder / "gone_function.rst").write_text("old")
     names = api_links.write_pages(str(tmp_path))
-    assert names == list(auklib.__all__)
+    assert names[:len(auklib.__all__)] == list(auklib.__all__)
+    assert names[len(auklib.__all__):] == [f"dask.{n}" for n in _dask_all()]
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.rst" for n in names)
     text = (folder / "kappa_curve.rst").read_text()
     assert ".. autofunction:: kappa_curve" in text
     assert ".. autoclass:: KappaCurveDisplay" in api_links.page_text("KappaCurveDisplay")
     assert ".. autoexception:: UndefinedMetricWarning" in api_links.page_text(
         "UndefinedMetricWarning")
+    text = api_links.page_text("dask.auk_score")
+    assert ".. currentmodule:: auklib.dask" in text and ".. autofunction:: auk_score" in text
+
+
+def _dask_all():
+    pytest.importorskip("dask")
+    import auklib.dask
+
+    return list(auklib.dask.__all__)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +79,9 @@ def built(tmp_path_factory):
     # a chapter-like page: its first inline-code mentions become links
     (src / "chapters" / "page.md").write_text(
         "# A chapter\n\nCall `auk_score` here, `auk_score(y, s)` again, and "
-        "`KappaCurveDisplay.from_predictions`; `numpy.sort` stays code.\n\n"
+        "`KappaCurveDisplay.from_predictions`; `numpy.sort` stays code. On a "
+        "cluster: `auklib.dask.auk_score`, then `auklib.dask.auk_score(y, s)` and "
+        "`auk_score_bounds(y, s, n_bins=10)`.\n\n"
         "```python\nauk_score(y, s)\n```\n", encoding="utf-8")
     (src / "index.md").write_text(
         "# Root\n\n```{toctree}\n:glob:\nchapters/page\nchapters/api/index\n"
@@ -78,7 +89,7 @@ def built(tmp_path_factory):
     conf = {"extensions": ["myst_parser", "api_links"], "nitpicky": True,
             "exclude_patterns": ["_build"], **_book_settings()}
     (src / "conf.py").write_text(
-        f"import sys\nsys.path.insert(0, {os.path.join(ROOT, 'tools')!r})\n"
+        f"import sys\nsys.path.insert(0, {os.path.join(ROOT, 'builders')!r})\n"
         + "\n".join(f"{k} = {v!r}" for k, v in conf.items()) + "\n", encoding="utf-8")
     out = src / "_build"
     warnings = []
@@ -104,7 +115,7 @@ def test_api_pages_build_without_a_warning(built):
 def test_every_public_name_has_its_page(built):
     html, _ = built
     index = (html / "chapters" / "api" / "index.html").read_text(encoding="utf-8")
-    for name in auklib.__all__:
+    for name in list(auklib.__all__) + [f"dask.{n}" for n in _dask_all()]:
         page = html / api_links.GENERATED / f"{name}.html"
         assert page.exists(), name
         text = page.read_text(encoding="utf-8")
@@ -132,3 +143,8 @@ def test_first_inline_mention_links_to_the_api_page(built):
     assert 'href="api/generated/KappaCurveDisplay.html#auklib.KappaCurveDisplay' \
            '.from_predictions"' in text
     assert "numpy.sort" in text and "generated/numpy" not in text
+    # auklib.dask: the qualified name, and a name only auklib.dask has
+    link = 'href="api/generated/dask.auk_score.html#auklib.dask.auk_score"'
+    assert text.count(link) == 1
+    assert 'href="api/generated/dask.auk_score_bounds.html#auklib.dask.auk_score_bounds"' \
+        in text

@@ -6,7 +6,7 @@ the standard error against the spread of the AUK over simulated test sets
 drawn from a known population; and the interval's coverage and the paired
 test's size against their nominal values, with a Monte Carlo allowance of
 three standard errors (and a slice of the stored simulation of
-``tools/sim_auk_analytic.py`` re-run).
+``chapters/data/sim_auk_analytic.py`` re-run).
 """
 
 import json

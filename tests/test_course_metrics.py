@@ -1,4 +1,4 @@
-"""The course page (chapters/course.md) against what tools/course_metrics.py measured.
+"""The course page (chapters/course.md) against what course/course_metrics.py measured.
 
 * the table's reading and run times agree with chapters/data/course_metrics.json
   as the page rounds them;
@@ -18,7 +18,6 @@ import nbformat
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import course_metrics  # noqa: E402
 
 COURSE = open(os.path.join(ROOT, "chapters", "course.md"), encoding="utf-8").read()
@@ -70,11 +69,11 @@ def test_page_states_the_reading_rate_and_the_cpu_time():
 def test_stored_counts_still_describe_the_chapter(doc):
     now = course_metrics.measure(None, run=False, only=[doc])[doc]
     stored = METRICS["chapters"][doc]
-    assert now["labels"] == stored["labels"], "re-run tools/course_metrics.py"
+    assert now["labels"] == stored["labels"], "re-run course/course_metrics.py"
     assert now["exercises_by_kind"] == stored["exercises_by_kind"]
     assert abs(now["words"] - stored["words"]) <= 0.1 * stored["words"], (
         f"{doc}: {now['words']} words now, {stored['words']} measured: "
-        "re-run tools/course_metrics.py and update the table in chapters/course.md")
+        "re-run course/course_metrics.py and update the table in chapters/course.md")
 
 
 def test_prose_words_skips_code_maths_and_options():

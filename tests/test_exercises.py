@@ -334,9 +334,9 @@ def test_every_check_is_tested():
 
 
 def test_hashed_checks_match_the_reference_answers():
-    """bookkit/aukbook/checks/*.json are what tools/make_checks.py writes today."""
+    """bookkit/aukbook/checks/*.json are what course/make_checks.py writes today."""
     root = os.path.dirname(os.path.dirname(__file__))
-    run = subprocess.run([sys.executable, os.path.join(root, "tools", "make_checks.py"),
+    run = subprocess.run([sys.executable, os.path.join(root, "course", "make_checks.py"),
                           "--check"], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
 

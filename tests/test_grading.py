@@ -25,7 +25,6 @@ from answers.grading import answer, expected, graded_student_id
 from aukbook.variants import BOOK, VARIANT_LABELS, variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import make_assignments  # noqa: E402
 
 NOTEBOOK = "ch01_accuracy_kappa.ipynb"

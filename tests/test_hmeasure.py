@@ -241,3 +241,25 @@ def test_bad_input(args, kwargs, exc, match):
         warnings.simplefilter("error")
         with pytest.raises(exc, match=match):
             h_measure(*args, **kwargs)
+
+
+# -- h_measure ---------------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["constant", "reversed", "one-value-per-class-reversed"])
+def test_h_measure_of_a_useless_scorer_is_zero_not_negative(kind):
+    y = np.array([0, 1] * 20 + [0] * 7)
+    s = {
+        "constant": np.full(y.shape, 0.3),
+        "reversed": -np.arange(y.shape[0]) * (y * 2 - 1) - 100 * y,
+        "one-value-per-class-reversed": np.where(y == 1, 0.1, 0.9),
+    }[kind]
+    assert h_measure(y, s) == 0.0
+
+def test_h_measure_is_never_below_zero_over_random_scorers():
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        n = int(rng.integers(2, 40))
+        y = rng.integers(0, 2, n)
+        y[:2] = [0, 1]
+        s = rng.integers(0, 4, n) - rng.uniform(0, 2) * y
+        h = h_measure(y, s, severity_ratio=float(rng.uniform(0.1, 10)))
+        assert 0.0 <= h <= 1.0

@@ -1,7 +1,7 @@
 """chapters/rubrics.md: a rubric for every derivation and interpretation
 exercise, and a page the student editions leave out.
 
-The kinds of each exercise are recorded in tools/course_metrics.py (KIND).
+The kinds of each exercise are recorded in course/course_metrics.py (KIND).
 The last test builds both student editions (notebooks, zip and HTML) and
 proves that the rubrics reach none of their files nor their table of contents.
 """
@@ -20,7 +20,6 @@ import yaml
 from conftest import student_edition
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 import course_metrics  # noqa: E402
 from make_student import student_toc  # noqa: E402
 

@@ -11,7 +11,7 @@ so the code outside the solutions must not lean on them either.  Each
 solution cell therefore runs in a *copy* of the run's namespace: it sees
 everything above it, and nothing it defines reaches the cells below.
 
-The same run also executes what the student notebook (tools/make_student.py)
+The same run also executes what the student notebook (course/make_student.py)
 adds to the visible code, each piece in a namespace of its own so that the
 visible code still cannot lean on it: the hidden cells a student notebook
 keeps (with their asserts removed) see the visible names and the names the
@@ -38,7 +38,6 @@ import nbformat
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
 from make_student import without_solutions, without_verification  # noqa: E402
 from page_shell import run_cells  # noqa: E402
 

@@ -231,3 +231,39 @@ def test_bad_options(kwargs, match):
     for f in (friedman_aligned_ranks, aligned_ranks_posthoc):
         with pytest.raises(ValueError, match=match):
             f(SCORES, **kwargs)
+
+
+def _integer_table(seed, b=6, k=4):
+    """Scores whose aligned values are integers: distinct ones differ by >= 1/k.
+
+    Each row sums to a multiple of k, so its mean is an integer; genuine ties
+    between aligned values are exact and every other gap is at least 1.
+    """
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 20, size=(b, k)).astype(float)
+    x[:, -1] += (-x.sum(axis=1)) % k
+    return x
+
+# -- friedman_aligned_ranks / aligned_ranks_posthoc --------------------------
+@pytest.mark.parametrize("seed", range(5))
+def test_aligned_rank_tests_do_not_depend_on_the_unit_of_the_scores(seed):
+    """x * 1e-12 gave T = 0 and p = 1 (every aligned value rounded to 0), and
+    1e4 + x * 1e-8 changed T (rounded to 12 decimals of 1e4)."""
+    x = _integer_table(seed)
+    base = friedman_aligned_ranks(x)
+    base_post = aligned_ranks_posthoc(x)
+    assert base.statistic > 0
+    for transformed in (x * 1e-12, x * 1e12, 1e4 + x * 1e-8, x * 1e-300):
+        res = friedman_aligned_ranks(transformed)
+        assert res.statistic == pytest.approx(base.statistic, rel=1e-12)
+        assert res.p_value == pytest.approx(base.p_value, rel=1e-12)
+        post = aligned_ranks_posthoc(transformed)
+        np.testing.assert_allclose(post.mean_ranks, base_post.mean_ranks, rtol=1e-12)
+        np.testing.assert_allclose(post.p_adjusted, base_post.p_adjusted, rtol=1e-12)
+
+def test_aligned_ranks_still_tie_values_equal_in_decimal_arithmetic():
+    """0.9 - 0.8 and 0.8 - 0.7 differ in binary; they are still one tie."""
+    from auklib.stats import _aligned_ranks
+
+    r = _aligned_ranks(np.array([[0.8, 0.7, 0.6], [0.9, 0.8, 0.7], [0.3, 0.2, 0.1]]))
+    assert np.all(r == r[0])  # the three rows are the same up to a shift

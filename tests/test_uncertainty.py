@@ -436,3 +436,25 @@ def test_stored_auc_coverage_agrees_with_a_fresh_slice(method):
     stored = row["covered"] / row["reps"]
     se = math.sqrt(stored * (1 - stored) * (1 / reps + 1 / row["reps"]))
     assert abs(hits / reps - stored) <= 4 * se
+
+
+# -- auk_compare: the p-value agrees with the interval ------------------------------
+def test_auk_compare_p_value_agrees_with_its_interval_at_small_n_resamples():
+    """p < 1 - confidence_level exactly when the interval excludes 0."""
+    rng = np.random.default_rng(20)
+    y = np.r_[np.ones(30), np.zeros(60)]
+    checked = excluded = 0
+    for _ in range(40):
+        latent = np.r_[rng.normal(1.0, 1, 30), rng.normal(0, 1, 60)]
+        a = latent + rng.normal(0, 0.5, 90)
+        b = latent + rng.normal(0, 0.9, 90)
+        for n_resamples in (5, 9, 20, 49):
+            for level in (0.8, 0.9, 0.95):
+                res = auk_compare(y, a, b, confidence_level=level,
+                                  n_resamples=n_resamples, random_state=checked)
+                out = res.low > 0 or res.high < 0
+                assert (res.p_value < 1 - level) == out, (n_resamples, level, res)
+                assert 0 <= res.p_value <= 1
+                checked += 1
+                excluded += out
+    assert 0.1 < excluded / checked < 0.9  # both outcomes were met

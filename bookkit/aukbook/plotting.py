@@ -6,7 +6,7 @@
   deterministic, and without embedding plotly.js (the book serves it once).
 * :func:`roc_kappa_explorer`: ROC and kappa curves side by side with a
   slider for the class share p (and optionally a second for the separation).
-  In the HTML book, ``static/explorers.js`` (served by tools/book_html.py)
+  In the HTML book, ``static/explorers.js`` (served by builders/book_html.py)
   gives every slider a keyboard control and the readout an aria-live text.
 """
 
@@ -141,7 +141,7 @@ def described_figure_html(html, div_id, text):
     read in order before the figure, whose controls stay operable (the
     book's explorers.js links them to it with ``aria-describedby``).  Used
     by :class:`PlotlyFigure` and, for figures stored without it, by the
-    book's Sphinx extension (tools/book_html.py).
+    book's Sphinx extension (builders/book_html.py).
 
     >>> html = described_figure_html("<div>plot</div>", "f", "Two <b>curves</b>")
     >>> html[:60]

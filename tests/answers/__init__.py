@@ -1,7 +1,7 @@
 """Reference answers of the book's exercises (instructor material).
 
 One module per chapter, named like the chapter's notebook, defines
-``ANSWERS = {label: Answer(...)}``.  ``tools/make_checks.py`` turns each into
+``ANSWERS = {label: Answer(...)}``.  ``course/make_checks.py`` turns each into
 the hashed file ``bookkit/aukbook/checks/<chapter>.json`` that the installed
 package reads; ``tests/test_exercises.py`` checks that the two agree.  These
 modules are not installed and not copied to the student edition.

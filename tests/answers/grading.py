@@ -1,6 +1,6 @@
 """What the hidden tests of the nbgrader assignments call (instructor material).
 
-``tools/make_assignments.py`` writes hidden test cells such as::
+``course/make_assignments.py`` writes hidden test cells such as::
 
     from answers.grading import value_ok
     assert value_ok("ch1-ex-fourth", answer_fourth, STUDENT_ID)

@@ -1,6 +1,6 @@
 """Chapter 8: the stored family-wise error rates (chapters/data/ch08_fwer.json).
 
-``tools/sim_ch08_fwer.py`` simulated 10,000 null tables per design; here a
+``chapters/data/sim_ch08_fwer.py`` simulated 10,000 null tables per design; here a
 fresh slice (other seed) must agree with it within Monte Carlo error, and the
 stored rates must have standard errors of at most 0.005.
 """

@@ -1,5 +1,5 @@
 """Chapter 13: the stored simulation of the prior-shift correction
-(chapters/data/sim_calibration.json, written by tools/sim_calibration.py)
+(chapters/data/sim_calibration.json, written by chapters/data/sim_calibration.py)
 agrees with a re-run of its first replications, and its summaries say what
 the chapter says they say."""
 

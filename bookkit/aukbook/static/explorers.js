@@ -1,6 +1,6 @@
 /* Keyboard, screen-reader and small-screen access to the book's plotly explorers.
  *
- * Loaded (deferred, after plotly.js) by tools/book_html.py on the pages that
+ * Loaded (deferred, after plotly.js) by builders/book_html.py on the pages that
  * draw a plotly figure.  For every figure with sliders it
  *   - replaces plotly's SVG sliders, which no keyboard or screen reader can
  *     use, by native range inputs under the figure (Tab reaches them, the
