@@ -16,8 +16,7 @@ _PARAMETERS = {
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative sample weights.""",
     "response_method": """\
-        response_method : {"auto", "predict_proba", "decision_function"}, \\
-default="auto"
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
             Which scores to use; "auto" tries ``predict_proba`` first.""",
     "prevalence": """\
         prevalence : float, default=None
