@@ -497,3 +497,17 @@ def test_auk_needs_at_most_twice_the_memory_of_sorting_the_scores(decimals):
             assert tracemalloc.get_traced_memory()[1] <= 2 * floor, method
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("share", [0.03, 0.5, 0.97])
+@pytest.mark.parametrize("decimals", [0, 1, 2])
+def test_exact_auk_of_rounded_scores_against_mpmath_whichever_class_is_smaller(share, decimals):
+    """Ties between and within the classes, the positives the smaller class or the larger."""
+    rng = np.random.default_rng(decimals)
+    y = rng.random(3000) < share
+    s = np.round(rng.normal(size=3000) + 1.5 * y, decimals)
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    want = float(mp_exact_auk(fpr, tpr, y.mean()))
+    assert auk_score(y, s) == pytest.approx(want, rel=1e-12, abs=1e-15)
+    labels = np.where(y, "pos", "neg")  # the same through the general label path
+    assert auk_score(labels, s, pos_label="pos") == auk_score(y, s)
