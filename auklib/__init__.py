@@ -39,6 +39,7 @@ from .compare import (
     mcnemar_test,
 )
 from .hmeasure import h_measure
+from .scorers import auk_scorer, kappa_scorer, make_auk_scorer, make_kappa_scorer
 from .threshold_metrics import metric_curve
 from .kappa import kappa_from_confusion, kappa_from_matrix, kappa_from_rates, tpr_from_kappa
 from .multiclass import (
@@ -71,17 +72,21 @@ __all__ = [
     "auk_confidence_interval",
     "auk_from_roc",
     "auk_score",
+    "auk_scorer",
     "delong_test",
     "friedman_aligned_ranks",
     "h_measure",
     "hand_till_score",
     "hand_till_table",
+    "make_auk_scorer",
+    "make_kappa_scorer",
     "kappa_confidence_interval",
     "kappa_curve",
     "kappa_from_confusion",
     "kappa_from_matrix",
     "kappa_from_rates",
     "kappa_optimal_point",
+    "kappa_scorer",
     "mcc_confidence_interval",
     "mcnemar_test",
     "metric_curve",

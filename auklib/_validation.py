@@ -79,6 +79,13 @@ def _as_1d_numeric(x, name, *, finite=True):
             f"(for example {arr.ravel()[:1].tolist()})."
         )
     if arr.ndim != 1:
+        if name.startswith("y_score") and arr.ndim == 2:
+            raise ValueError(
+                f"{name} has shape {arr.shape} but must be 1-D, one score per "
+                "sample: this metric is for two classes. From predict_proba of a "
+                "binary classifier pass the positive class's column (proba[:, 1]); "
+                "for scores of several classes use auklib.hand_till_score."
+            )
         raise ValueError(
             f"{name} must be 1-D with one value per sample; got an array of "
             f"shape {arr.shape}."
@@ -131,6 +138,9 @@ def _binary_labels(y_true, pos_label):
     y = _check_labels(y_true, "y_true")
     if y.shape[0] == 0:
         raise ValueError("y_true is empty; at least one sample is needed.")
+    fast = _default_binary_labels(y, pos_label)
+    if fast is not None:
+        return fast
     if y.dtype.kind in "biuf":
         if y.dtype.kind == "b":
             y = y.view(np.uint8)
@@ -193,6 +203,41 @@ def _binary_labels(y_true, pos_label):
     return y == pos_label
 
 
+def _default_binary_labels(y, pos_label):
+    """``y == 1`` for the usual labels {0, 1}, {-1, 1} or bool, in one or two passes.
+
+    Labels of millions of samples are checked on every call, so the common
+    cases avoid the general check (a minimum, a maximum and a comparison):
+    bool labels are returned as they are (a view of ``y_true``: callers never
+    write into it), and integer labels are compared with 1 once and counted
+    once.  None means "not one of these cases"; the caller then checks in full
+    (and words the error).
+    """
+    if y.dtype.kind == "b":
+        return y if pos_label is None or (_is_label_one(pos_label)) else None
+    if y.dtype.kind not in "iu" or not (pos_label is None or _is_label_one(pos_label)):
+        return None
+    y_pos = y == 1
+    n_one = np.count_nonzero(y_pos)
+    n_nonzero = np.count_nonzero(y)
+    if n_nonzero == n_one:  # every label is 0 or 1
+        return y_pos
+    if y.dtype.kind == "i" and n_nonzero == y.shape[0] and (
+        np.count_nonzero(y == -1) == y.shape[0] - n_one
+    ):  # every label is -1 or 1
+        return y_pos
+    return None
+
+
+def _is_label_one(pos_label):
+    """True for 1 and True (as Python or numpy scalars), the default positive label."""
+    return (
+        isinstance(pos_label, (numbers.Integral, np.bool_))
+        and not isinstance(pos_label, np.ndarray)
+        and pos_label == 1
+    )
+
+
 def _check_labels(labels, name):
     """A 1-D array of class labels with no None, NaN, complex or mixed types."""
     if labels is None:
@@ -245,13 +290,14 @@ def _check_same_length(**arrays):
         raise ValueError(f"Inputs have different numbers of samples: {desc}.")
 
 
-def _check_binary_inputs(y_true, y_score, pos_label, sample_weight):
+def _check_binary_inputs(y_true, y_score, pos_label, sample_weight, *, finite=True):
     """Validate the usual (y_true, y_score) pair of a binary metric.
 
     Returns ``(y_pos, score, weight)``: a boolean array, a numeric 1-D array
-    and float64 weights or None.
+    and float64 weights or None.  ``finite=False`` leaves the check for NaN
+    and infinite scores to a caller that sorts them (their ends show them).
     """
-    score = _as_1d_numeric(y_score, "y_score")
+    score = _as_1d_numeric(y_score, "y_score", finite=finite)
     y_pos = _binary_labels(y_true, pos_label)
     _check_same_length(y_true=y_pos, y_score=score)
     weight = _check_sample_weight(sample_weight, score.shape[0])

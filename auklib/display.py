@@ -2,12 +2,77 @@
 
 import numpy as np
 
-from ._validation import _check_option
+from ._validation import _check_option, _scalar_prevalence
 from .curves import _METHODS, _auk_segments, _curve_from_scores
 
 __all__ = ["KappaCurveDisplay"]
 
 _RESPONSE_METHODS = ("auto", "predict_proba", "decision_function")
+
+# The parameters the constructors share, described once; the docstrings
+# below take them by name (%(name)s).
+_PARAMETERS = {
+    "sample_weight": """\
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights.""",
+    "response_method": """\
+        response_method : {"auto", "predict_proba", "decision_function"}, default="auto"
+            Which scores to use; "auto" tries ``predict_proba`` first.""",
+    "prevalence": """\
+        prevalence : float, default=None
+            Share of positives at which to take kappa, strictly between 0
+            and 1, as in :func:`auklib.auk_score`: the curve and the AUK of
+            the same ROC curve where that share of the cases is positive.
+            None uses the (weighted) share in the labels.""",
+    "plot": """\
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure and axes.
+        curve_kwargs : dict or list of dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the curve(s).
+            With several curves, one dict for all of them (one legend
+            entry, the mean and standard deviation of the AUK) or one dict
+            per curve (one legend entry each).
+        plot_chance_level : bool, default=False
+            Whether to draw the kappa = 0 line (a random or constant
+            classifier).
+        chance_level_kw : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of the chance line.
+        plot_optimal_point : bool, default=False
+            Whether to mark the highest point of each curve: the threshold
+            that maximises kappa (:func:`auklib.kappa_optimal_point`).
+        optimal_point_kw : dict, default=None
+            Keyword arguments for matplotlib's ``plot`` of those marks.
+        despine : bool, default=False
+            Whether to remove the top and right spines.""",
+}
+
+
+# The drawing options every constructor takes and hands on to ``plot``.
+_DRAWING_OPTIONS = ("ax", "curve_kwargs", "plot_chance_level", "chance_level_kw",
+                    "plot_optimal_point", "optimal_point_kw", "despine")
+
+
+def _drawing_options(arguments):
+    """The drawing options among a constructor's ``locals()``."""
+    return {name: arguments[name] for name in _DRAWING_OPTIONS}
+
+
+def _with_parameters(method):
+    """Fill the shared parameter descriptions into ``method``'s docstring."""
+    method.__doc__ = method.__doc__ % _PARAMETERS
+    return method
+
+
+def _pyplot(caller):
+    """``matplotlib.pyplot``, or an error that says how to install it."""
+    try:
+        import matplotlib.pyplot as plt
+    except ModuleNotFoundError as exc:
+        raise ModuleNotFoundError(
+            f"{caller} draws with matplotlib, which is not installed. Install it "
+            'with pip install "auklib[plot]" (or pip install matplotlib).'
+        ) from exc
+    return plt
 
 
 def _as_list(value):
@@ -25,13 +90,22 @@ def _despine(ax):
     ax.spines["bottom"].set_bounds(0, 1)
 
 
-def _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method):
+def _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method, prevalence):
     """(fpr, kappa, AUK, class share) of one set of scores; NaN AUK for one class."""
     fpr, tpr, kappa, _, p = _curve_from_scores(
-        y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay"
+        y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay", prevalence
     )
     auk = float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method)
     return fpr, kappa, auk, p
+
+
+def _checked_options(caller, method, prevalence, response_method=None):
+    """Check what needs no data first: matplotlib, the options (before any prediction)."""
+    _pyplot(f"KappaCurveDisplay.{caller}")
+    method = _check_option(method, "method", _METHODS)
+    if response_method is not None:
+        _check_option(response_method, "response_method", _RESPONSE_METHODS)
+    return method, None if prevalence is None else _scalar_prevalence(prevalence)
 
 
 def _response(estimator, X, response_method, pos_label):
@@ -39,7 +113,6 @@ def _response(estimator, X, response_method, pos_label):
     from sklearn.base import is_classifier
     from sklearn.utils.validation import check_is_fitted
 
-    _check_option(response_method, "response_method", _RESPONSE_METHODS)
     if not is_classifier(estimator):
         raise ValueError(
             f"estimator must be a classifier; got {type(estimator).__name__}."
@@ -76,6 +149,7 @@ class KappaCurveDisplay:
     :meth:`from_cv_results`, or build it from precomputed values and call
     :meth:`plot`.  All parameters are stored as attributes.  The interface
     follows ``sklearn.metrics.RocCurveDisplay`` of scikit-learn 1.9.
+    Drawing needs matplotlib (``pip install "auklib[plot]"``).
 
     Parameters
     ----------
@@ -90,8 +164,9 @@ class KappaCurveDisplay:
     pos_label : int, float, bool or str, default=None
         The positive class, shown on the axis labels.
     prevalence : float or list of floats, default=None
-        Share of positives behind each curve (kappa depends on it).  Stored
-        for reference; the axes title is left to the user.
+        Share of positives at which each curve's kappa is taken (kappa
+        depends on it).  Stored for reference; the axes title is left to
+        the user.
 
     Attributes
     ----------
@@ -100,6 +175,8 @@ class KappaCurveDisplay:
     chance_level_ : matplotlib Line2D or None
         The kappa = 0 line (a random or constant classifier), None when not
         drawn.
+    optimal_point_ : matplotlib Line2D or None
+        The marks of the highest point of each curve, None when not drawn.
     ax_ : matplotlib Axes
         Axes with the curve(s).
     figure_ : matplotlib Figure
@@ -120,6 +197,16 @@ class KappaCurveDisplay:
     0.25
     >>> disp.line_.get_label()
     'AUK = 0.250'
+
+    The same scores where 1% of the cases will be positive, with the
+    kappa-optimal threshold marked:
+
+    >>> disp = KappaCurveDisplay.from_predictions(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], prevalence=0.01, plot_optimal_point=True)
+    >>> round(disp.auk, 6)
+    0.030565
+    >>> disp.optimal_point_.get_label()
+    'max kappa = 0.664'
     """
 
     def __init__(self, *, fpr, kappa, auk=None, name=None, pos_label=None, prevalence=None):
@@ -148,6 +235,7 @@ class KappaCurveDisplay:
             return fprs, kappas
         return [self.fpr], [self.kappa]
 
+    @_with_parameters
     def plot(
         self,
         ax=None,
@@ -156,36 +244,25 @@ class KappaCurveDisplay:
         curve_kwargs=None,
         plot_chance_level=False,
         chance_level_kw=None,
+        plot_optimal_point=False,
+        optimal_point_kw=None,
         despine=False,
     ):
         """Draw the curve(s).
 
         Parameters
         ----------
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure and axes.
         name : str or list of str, default=None
             Legend label(s); overrides ``self.name``.
-        curve_kwargs : dict or list of dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of each curve.  One
-            dict for all curves (with several curves: one legend entry, the
-            mean and standard deviation of the AUK), or one dict per curve
-            (one legend entry each).
-        plot_chance_level : bool, default=False
-            Whether to draw the kappa = 0 line.
-        chance_level_kw : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the chance line.
-        despine : bool, default=False
-            Whether to remove the top and right spines.
+%(plot)s
 
         Returns
         -------
         display : KappaCurveDisplay
-            ``self``, with ``line_``, ``chance_level_``, ``ax_`` and
-            ``figure_`` set.
+            ``self``, with ``line_``, ``chance_level_``, ``optimal_point_``,
+            ``ax_`` and ``figure_`` set.
         """
-        import matplotlib.pyplot as plt
-
+        plt = _pyplot("KappaCurveDisplay.plot")
         fprs, kappas = self._curves()
         n_curves = len(fprs)
         names = _as_list(self.name if name is None else name)
@@ -246,12 +323,16 @@ class KappaCurveDisplay:
             lines.extend(ax.plot(f, k, **style))
         self.line_ = lines[0] if n_curves == 1 else lines
 
+        self.chance_level_ = None
         if plot_chance_level:
             kw = {"color": "k", "linestyle": "--", "label": "Chance level (κ = 0)"}
             kw.update(chance_level_kw or {})
             (self.chance_level_,) = ax.plot((0, 1), (0, 0), **kw)
-        else:
-            self.chance_level_ = None
+
+        self.optimal_point_ = None
+        if plot_optimal_point:
+            self.optimal_point_ = self._plot_optimal_points(ax, fprs, kappas,
+                                                            optimal_point_kw)
 
         suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
         ax.set(
@@ -261,15 +342,26 @@ class KappaCurveDisplay:
         )
         if despine:
             _despine(ax)
-        has_label = any(
-            line.get_label() is not None and not line.get_label().startswith("_")
-            for line in lines
-        )
-        if has_label or (plot_chance_level and self.chance_level_.get_label()):
+        extras = [ln for ln in (self.chance_level_, self.optimal_point_) if ln is not None]
+        if any(not str(ln.get_label()).startswith("_") for ln in lines + extras):
             ax.legend(loc="upper right")
         return self
 
+    @staticmethod
+    def _plot_optimal_points(ax, fprs, kappas, optimal_point_kw):
+        """Mark the highest point of each curve (the first where kappa ties)."""
+        best = [int(np.nanargmax(k)) if np.any(np.isfinite(k)) else None for k in kappas]
+        xs = [f[i] for f, i in zip(fprs, best) if i is not None]
+        ys = [k[i] for k, i in zip(kappas, best) if i is not None]
+        label = (f"max kappa = {ys[0]:.3f}" if len(fprs) == 1 and ys
+                 else "max kappa of each curve")
+        kw = {"marker": "o", "linestyle": "", "color": "k", "label": label, "zorder": 3}
+        kw.update(optimal_point_kw or {})
+        (marks,) = ax.plot(xs, ys, **kw)
+        return marks
+
     @classmethod
+    @_with_parameters
     def from_predictions(
         cls,
         y_true,
@@ -278,11 +370,14 @@ class KappaCurveDisplay:
         pos_label=None,
         sample_weight=None,
         method="exact",
+        prevalence=None,
         name=None,
         ax=None,
         curve_kwargs=None,
         plot_chance_level=False,
         chance_level_kw=None,
+        plot_optimal_point=False,
+        optimal_point_kw=None,
         despine=False,
     ):
         """Plot the kappa curve of true labels and scores.
@@ -295,39 +390,27 @@ class KappaCurveDisplay:
             Scores, higher meaning more likely positive.
         pos_label : int, float, bool or str, default=None
             The positive label, as in :func:`auklib.kappa_curve`.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
+%(sample_weight)s
         method : {"exact", "trapezoid"}, default="exact"
             How the AUK in the legend is computed (see :func:`auklib.auk_score`).
+%(prevalence)s
         name : str, default=None
             Legend label.  None: only the AUK.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure and axes.
-        curve_kwargs : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the curve.
-        plot_chance_level : bool, default=False
-            Whether to draw the kappa = 0 line.
-        chance_level_kw : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the chance line.
-        despine : bool, default=False
-            Whether to remove the top and right spines.
+%(plot)s
 
         Returns
         -------
         display : KappaCurveDisplay
         """
-        method = _check_option(method, "method", _METHODS)
-        fpr, kappa, auk, p = _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method)
-        disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=pos_label, prevalence=p)
-        return disp.plot(
-            ax=ax,
-            curve_kwargs=curve_kwargs,
-            plot_chance_level=plot_chance_level,
-            chance_level_kw=chance_level_kw,
-            despine=despine,
+        method, prevalence = _checked_options("from_predictions", method, prevalence)
+        fpr, kappa, auk, p = _kappa_and_auk(
+            y_true, y_score, pos_label, sample_weight, method, prevalence
         )
+        disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=pos_label, prevalence=p)
+        return disp.plot(**_drawing_options(locals()))
 
     @classmethod
+    @_with_parameters
     def from_estimator(
         cls,
         estimator,
@@ -338,11 +421,14 @@ class KappaCurveDisplay:
         sample_weight=None,
         response_method="auto",
         method="exact",
+        prevalence=None,
         name=None,
         ax=None,
         curve_kwargs=None,
         plot_chance_level=False,
         chance_level_kw=None,
+        plot_optimal_point=False,
+        optimal_point_kw=None,
         despine=False,
     ):
         """Plot the kappa curve of a fitted binary classifier on (X, y).
@@ -358,47 +444,29 @@ class KappaCurveDisplay:
             True binary labels.
         pos_label : int, float, bool or str, default=None
             The positive class; None means ``estimator.classes_[1]``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        response_method : {"auto", "predict_proba", "decision_function"}, \
-default="auto"
-            Which scores to use; "auto" tries ``predict_proba`` first.
+%(sample_weight)s
+%(response_method)s
         method : {"exact", "trapezoid"}, default="exact"
             How the AUK in the legend is computed.
+%(prevalence)s
         name : str, default=None
             Legend label; None means the estimator's class name.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure and axes.
-        curve_kwargs : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the curve.
-        plot_chance_level : bool, default=False
-            Whether to draw the kappa = 0 line.
-        chance_level_kw : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the chance line.
-        despine : bool, default=False
-            Whether to remove the top and right spines.
+%(plot)s
 
         Returns
         -------
         display : KappaCurveDisplay
         """
-        method = _check_option(method, "method", _METHODS)  # before any prediction
+        _checked_options("from_estimator", method, prevalence, response_method)
         score, pos = _response(estimator, X, response_method, pos_label)
         return cls.from_predictions(
-            y,
-            score,
-            pos_label=pos,
-            sample_weight=sample_weight,
-            method=method,
-            name=type(estimator).__name__ if name is None else name,
-            ax=ax,
-            curve_kwargs=curve_kwargs,
-            plot_chance_level=plot_chance_level,
-            chance_level_kw=chance_level_kw,
-            despine=despine,
+            y, score, pos_label=pos, sample_weight=sample_weight, method=method,
+            prevalence=prevalence, name=type(estimator).__name__ if name is None else name,
+            **_drawing_options(locals()),
         )
 
     @classmethod
+    @_with_parameters
     def from_cv_results(
         cls,
         cv_results,
@@ -409,11 +477,14 @@ default="auto"
         response_method="auto",
         pos_label=None,
         method="exact",
+        prevalence=None,
         ax=None,
         name=None,
         curve_kwargs=None,
         plot_chance_level=False,
         chance_level_kw=None,
+        plot_optimal_point=False,
+        optimal_point_kw=None,
         despine=False,
     ):
         """Plot one kappa curve per cross-validation fold.
@@ -427,29 +498,17 @@ default="auto"
             The data passed to ``cross_validate``.
         y : array-like of shape (n_samples,)
             The binary target passed to ``cross_validate``.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights.
-        response_method : {"auto", "predict_proba", "decision_function"}, \
-default="auto"
-            Which scores to use; "auto" tries ``predict_proba`` first.
+%(sample_weight)s
+%(response_method)s
         pos_label : int, float, bool or str, default=None
             The positive class; None means ``estimator.classes_[1]``.
         method : {"exact", "trapezoid"}, default="exact"
             How the AUK of each fold is computed.
-        ax : matplotlib Axes, default=None
-            Axes to draw on; None makes a new figure and axes.
+%(prevalence)s
         name : str or list of str, default=None
             Legend label(s); a list labels the folds one by one (with
             ``curve_kwargs`` a list too).
-        curve_kwargs : dict or list of dict, default=None
-            One dict for all folds (one legend entry with the mean and
-            standard deviation of the AUK) or one per fold.
-        plot_chance_level : bool, default=False
-            Whether to draw the kappa = 0 line.
-        chance_level_kw : dict, default=None
-            Keyword arguments for matplotlib's ``plot`` of the chance line.
-        despine : bool, default=False
-            Whether to remove the top and right spines.
+%(plot)s
 
         Returns
         -------
@@ -457,7 +516,8 @@ default="auto"
         """
         from sklearn.utils import _safe_indexing
 
-        method = _check_option(method, "method", _METHODS)
+        method, prevalence = _checked_options("from_cv_results", method, prevalence,
+                                              response_method)
         if not isinstance(cv_results, dict) or not {"estimator", "indices"} <= set(
             cv_results
         ):
@@ -470,7 +530,8 @@ default="auto"
         for est, test in zip(cv_results["estimator"], cv_results["indices"]["test"]):
             score, pos = _response(est, _safe_indexing(X, test), response_method, pos_label)
             w = None if sample_weight is None else _safe_indexing(sample_weight, test)
-            fpr, kappa, auk, p = _kappa_and_auk(_safe_indexing(y, test), score, pos, w, method)
+            fpr, kappa, auk, p = _kappa_and_auk(_safe_indexing(y, test), score, pos, w,
+                                                method, prevalence)
             fprs.append(fpr)
             kappas.append(kappa)
             prevs.append(p)
@@ -478,10 +539,4 @@ default="auto"
         disp = cls(
             fpr=fprs, kappa=kappas, auk=auks, name=name, pos_label=pos, prevalence=prevs
         )
-        return disp.plot(
-            ax=ax,
-            curve_kwargs=curve_kwargs,
-            plot_chance_level=plot_chance_level,
-            chance_level_kw=chance_level_kw,
-            despine=despine,
-        )
+        return disp.plot(**_drawing_options(locals()))

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import cohen_kappa_score, roc_auc_score, roc_curve
 
+import auklib.curves as curves
 from auklib import (
     UndefinedMetricWarning,
     auk_from_roc,
@@ -15,6 +16,7 @@ from auklib import (
     kappa_optimal_point,
     roc_convex_hull,
 )
+from auklib.curves import _binary_clf_counts
 from oracles import brute_force_auk, brute_force_kappa_curve, make_scores, mp_exact_auk
 
 
@@ -332,3 +334,180 @@ def test_hull_bad_input():
         roc_convex_hull([0, 0.5], [0.1])
     with pytest.raises(ValueError, match="tpr must lie in"):
         roc_convex_hull([0, 0.5], [0.1, 1.3])
+
+
+# ---------------------------------------------------------------- the turning vertices
+# auk_score counts the ROC path only where it turns (_binary_clf_counts(...,
+# vertices="turns" or "steps")); these check that path against every vertex.
+def _labels_and_scores(draw, max_n=60):
+    n = draw(st.integers(1, max_n))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    kind = draw(st.sampled_from(["ties", "floats", "huge ints"]))
+    if kind == "ties":
+        s = np.array(draw(st.lists(st.integers(-4, 4), min_size=n, max_size=n)), dtype=float)
+    elif kind == "floats":
+        s = np.array(draw(st.lists(st.floats(-3, 3), min_size=n, max_size=n)))
+    else:  # integers beyond 2**53: float64 would merge neighbours
+        s = 2**60 + np.array(draw(st.lists(st.integers(-4, 4), min_size=n, max_size=n)),
+                             dtype=np.int64)
+    return y, s
+
+
+@st.composite
+def labelled_scores(draw):
+    return _labels_and_scores(draw)
+
+
+def _vertices(fps, tps):
+    return set(zip(np.asarray(fps).tolist(), np.asarray(tps).tolist()))
+
+
+def _arrays(seg):
+    k = seg.fps.shape[0]
+    run = np.zeros(k, bool) if seg.run is None else np.broadcast_to(seg.run, (k,))
+    return (np.asarray(seg.fps), np.asarray(seg.tps), np.asarray(seg.width),
+            np.broadcast_to(seg.rise, (k,)), run)
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores(), st.sampled_from(["turns", "steps"]))
+def test_prop_segments_are_straight_pieces_of_the_path_that_cover_it(data, kind):
+    y, s = data
+    fps, tps, _ = _binary_clf_counts(y, s)
+    seg = _binary_clf_counts(y, s, segments=kind)
+    assert (seg.n_neg, seg.n_pos) == (fps[-1], tps[-1])
+    f0, t0, w, r, run = _arrays(seg)
+    assert np.all(w[~run] > 0) and np.all(w >= 0)  # only runs may be empty
+    assert w.sum() == fps[-1]  # together they cover every negative once
+    full = _vertices(fps, tps)
+    assert _vertices(f0, t0) <= full and _vertices(f0 + w, t0 + r) <= full
+    for i in range(f0.shape[0]):  # straight: vertices strictly inside lie on the chord
+        inside = (fps > f0[i]) & (fps < f0[i] + w[i])
+        if run[i]:
+            assert r[i] == 0 and np.all(tps[inside] == t0[i])
+        else:
+            assert not inside.any()  # a single step
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores())
+def test_prop_steps_leave_out_only_vertices_one_sample_apart(data):
+    """Inside a run the path has a vertex at every count but inside the listed ties."""
+    y, s = data
+    fps, tps, _ = _binary_clf_counts(y, s)
+    seg = _binary_clf_counts(y, s, segments="steps")
+    f0, t0, w, _, run = _arrays(seg)
+    ties = [] if seg.ties is None else list(zip(*(v.tolist() for v in seg.ties)))
+    for i in np.flatnonzero(run):
+        a, b, height = int(f0[i]), int(f0[i] + w[i]), int(t0[i])
+        want = set(range(a, b + 1))
+        for tf, tt, size in ties:
+            if tt == height and a <= tf and tf + size <= b:
+                want -= set(range(tf + 1, tf + size))
+        got = {int(f) for f, t in zip(fps, tps) if t == height and a <= f <= b}
+        assert got == want
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores(), st.sampled_from([None, 1e-9, 0.2, 0.5, 0.8, 1 - 1e-9]))
+def test_prop_auk_from_segments_equals_auk_from_every_vertex(data, prevalence):
+    y, s = data
+    if y.all() or not y.any():
+        return
+    fps, tps, _ = _binary_clf_counts(y, s)
+    every = curves._segments_of_path(fps, tps)
+    for method in ("exact", "trapezoid"):
+        want = curves._auk_of_segments(every, method, prevalence)
+        assert auk_score(y, s, method=method, prevalence=prevalence) == pytest.approx(
+            want, rel=1e-12, abs=1e-15)
+
+
+def _fraction_trapezoid(fps, tps, prevalence=None):
+    """The trapezoid AUK of counts at every vertex, in exact rational arithmetic."""
+    from fractions import Fraction
+
+    big_p, big_n = int(tps[-1]), int(fps[-1])
+    p = Fraction(big_p, big_p + big_n) if prevalence is None else Fraction(prevalence)
+    n = 1 - p
+    total, last = Fraction(0), None
+    for fp, tp in zip(fps.tolist(), tps.tolist()):
+        t, f = Fraction(tp, big_p), Fraction(fp, big_n)
+        k = 2 * p * n * (t - f) / (n * (p * t + n * f) + p * (p * (1 - t) + n * (1 - f)))
+        if last is not None:
+            total += (f - last[0]) * (k + last[1]) / 2
+        last = (f, k)
+    return total
+
+
+@pytest.mark.parametrize("n_pos, prevalence", [
+    (1, None), (3, None), (40, None), (3, 1e-9), (200, 1e-9), (200, 1 - 1e-9),
+    (200, 0.5), (200, 0.999),
+])
+def test_trapezoid_over_long_runs_matches_exact_arithmetic(n_pos, prevalence):
+    """Runs of thousands of one-sample steps, summed in closed form, near kappa's pole too."""
+    rng = np.random.default_rng(n_pos)
+    n = 6000
+    y = np.zeros(n, dtype=bool)
+    y[rng.choice(n, n_pos, replace=False)] = True
+    s = rng.normal(size=n) + 2.0 * y
+    s[rng.choice(n, 300)] = np.round(s[rng.choice(n, 300)], 1)  # and some ties
+    fps, tps, _ = _binary_clf_counts(y, s)
+    want = float(_fraction_trapezoid(fps, tps, prevalence))
+    got = auk_score(y, s, method="trapezoid", prevalence=prevalence)
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-16)
+
+
+def test_integer_scores_beyond_2_53_are_ranked_exactly():
+    rng = np.random.default_rng(0)
+    y = rng.random(5000) < 0.3
+    small = rng.integers(0, 50, 5000) + 3 * y
+    huge = 2**62 + small.astype(np.int64)  # 2**62 + 1 == 2**62 in float64
+    assert float(huge.max()) == float(huge.min() + 40)  # float64 could not tell them apart
+    for method in ("exact", "trapezoid"):
+        assert auk_score(y, huge, method=method) == auk_score(y, small, method=method)
+
+
+@pytest.mark.parametrize("needles", [0, 5, 4096 * 2, 4096 * 2 + 1, 30000])
+def test_blockwise_search_equals_searchsorted(needles):
+    rng = np.random.default_rng(needles)
+    values = np.sort(rng.integers(0, 5000, 100000))
+    probe = np.sort(rng.integers(-10, 5010, needles))
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(curves._ranks(values, probe, side),
+                                      np.searchsorted(values, probe, side=side))
+
+
+@pytest.mark.parametrize("decimals", [None, 2])
+def test_auk_needs_at_most_twice_the_memory_of_sorting_the_scores(decimals):
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(10**6) < 0.1).astype(np.int64)
+    s = rng.normal(size=10**6) + y
+    if decimals is not None:
+        s = np.round(s, decimals)
+
+    tracemalloc.start()
+    try:
+        np.sort(s)
+        floor = tracemalloc.get_traced_memory()[1]  # the peak: the sorted copy
+        for method in ("exact", "trapezoid"):
+            tracemalloc.reset_peak()
+            auk_score(y, s, method=method)
+            assert tracemalloc.get_traced_memory()[1] <= 2 * floor, method
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("share", [0.03, 0.5, 0.97])
+@pytest.mark.parametrize("decimals", [0, 1, 2])
+def test_exact_auk_of_rounded_scores_against_mpmath_whichever_class_is_smaller(share, decimals):
+    """Ties between and within the classes, the positives the smaller class or the larger."""
+    rng = np.random.default_rng(decimals)
+    y = rng.random(3000) < share
+    s = np.round(rng.normal(size=3000) + 1.5 * y, decimals)
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    want = float(mp_exact_auk(fpr, tpr, y.mean()))
+    assert auk_score(y, s) == pytest.approx(want, rel=1e-12, abs=1e-15)
+    labels = np.where(y, "pos", "neg")  # the same through the general label path
+    assert auk_score(labels, s, pos_label="pos") == auk_score(y, s)

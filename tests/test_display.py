@@ -4,9 +4,10 @@ import pytest
 from sklearn.datasets import make_classification
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import cross_validate
 from sklearn.svm import LinearSVC
 
-from auklib import KappaCurveDisplay, auk_score, kappa_curve
+from auklib import KappaCurveDisplay, auk_score, kappa_curve, kappa_from_rates, kappa_optimal_point
 
 
 @pytest.fixture(autouse=True)
@@ -61,3 +62,118 @@ def test_from_estimator_errors():
 def test_constructor_checks_shapes():
     with pytest.raises(ValueError, match="same shape"):
         KappaCurveDisplay(fpr=[0, 1], kappa=[0, 0.2, 0])
+
+
+# ---- kappa where the model will be used, and its best threshold
+def _roc(y, s):
+    from sklearn.metrics import roc_curve
+
+    fpr, tpr, _ = roc_curve(y, s, drop_intermediate=False)
+    return fpr, tpr
+
+
+def _binormal(n=400, p=0.2, seed=3):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < p).astype(int)
+    return y, rng.normal(size=n) + y
+
+
+@pytest.mark.parametrize("method", ["exact", "trapezoid"])
+def test_prevalence_gives_the_curve_and_auk_at_that_share(method):
+    y, s = _binormal()
+    fpr, tpr = _roc(y, s)
+    for prevalence in (0.01, 0.5, 0.9):
+        disp = KappaCurveDisplay.from_predictions(y, s, prevalence=prevalence, method=method)
+        np.testing.assert_allclose(disp.line_.get_ydata(),
+                                   kappa_from_rates(tpr=tpr, fpr=fpr, prevalence=prevalence),
+                                   rtol=1e-12, atol=1e-15)
+        assert disp.auk == pytest.approx(
+            auk_score(y, s, prevalence=prevalence, method=method), rel=1e-12)
+        assert disp.prevalence == prevalence
+
+
+def test_from_estimator_and_from_cv_results_take_a_prevalence():
+    X, y = make_classification(300, weights=[0.8], random_state=0)
+    est = LogisticRegression().fit(X, y)
+    disp = KappaCurveDisplay.from_estimator(est, X, y, prevalence=0.01)
+    assert disp.auk == pytest.approx(auk_score(y, est.predict_proba(X)[:, 1], prevalence=0.01))
+    cv = cross_validate(LogisticRegression(), X, y, cv=3, return_estimator=True,
+                        return_indices=True)
+    disp = KappaCurveDisplay.from_cv_results(cv, X, y, prevalence=0.01)
+    assert disp.prevalence == [0.01] * 3
+    for est, test, auk in zip(cv["estimator"], cv["indices"]["test"], disp.auk):
+        assert auk == pytest.approx(
+            auk_score(y[test], est.predict_proba(X[test])[:, 1], prevalence=0.01))
+
+
+def test_prevalence_is_checked_before_the_estimator_predicts():
+    class Loud(LogisticRegression):
+        def predict_proba(self, X):
+            raise AssertionError("predicted before checking prevalence")
+
+    X, y = make_classification(50, random_state=0)
+    est = Loud().fit(X, y)
+    for bad in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(ValueError, match="prevalence must lie strictly between 0 and 1"):
+            KappaCurveDisplay.from_estimator(est, X, y, prevalence=bad)
+    with pytest.raises(TypeError, match="prevalence must be a single number"):
+        KappaCurveDisplay.from_predictions(y, X[:, 0], prevalence=[0.1, 0.2])
+
+
+@pytest.mark.parametrize("prevalence", [None, 0.01])
+def test_optimal_point_is_the_kappa_optimal_threshold(prevalence):
+    y, s = _binormal()
+    disp = KappaCurveDisplay.from_predictions(y, s, prevalence=prevalence,
+                                              plot_optimal_point=True,
+                                              optimal_point_kw={"color": "red"})
+    fpr, tpr = _roc(y, s)
+    p = y.mean() if prevalence is None else prevalence
+    kappa = kappa_from_rates(tpr=tpr, fpr=fpr, prevalence=p)
+    i = int(np.argmax(kappa))
+    (x,), (k,) = disp.optimal_point_.get_data()
+    assert (x, k) == pytest.approx((fpr[i], kappa[i]), rel=1e-12)
+    if prevalence is None:
+        best = kappa_optimal_point(y, s)
+        assert (x, k) == pytest.approx((best.fpr, best.kappa), rel=1e-12)
+    assert disp.optimal_point_.get_label() == f"max kappa = {kappa[i]:.3f}"
+    assert disp.optimal_point_.get_color() == "red"
+    labels = [t.get_text() for t in disp.ax_.get_legend().get_texts()]
+    assert disp.optimal_point_.get_label() in labels
+    assert KappaCurveDisplay.from_predictions(y, s).optimal_point_ is None
+
+
+def test_optimal_points_of_cv_folds_are_marked_once_in_the_legend():
+    X, y = make_classification(300, weights=[0.8], random_state=0)
+    cv = cross_validate(LogisticRegression(), X, y, cv=3, return_estimator=True,
+                        return_indices=True)
+    disp = KappaCurveDisplay.from_cv_results(cv, X, y, plot_optimal_point=True)
+    xs, ks = disp.optimal_point_.get_data()
+    assert len(xs) == 3
+    for f, k, x, best in zip(disp.fpr, disp.kappa, xs, ks):
+        assert best == np.max(k) and x == f[np.argmax(k)]
+    assert disp.optimal_point_.get_label() == "max kappa of each curve"
+
+
+def test_without_matplotlib_the_error_says_how_to_install_it(monkeypatch):
+    import sys
+
+    y, s = _binormal()
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    hint = r'pip install "auklib\[plot\]"'
+    with pytest.raises(ModuleNotFoundError, match=rf"from_predictions draws with matplotlib.*{hint}"):
+        KappaCurveDisplay.from_predictions(y, s)
+    X, yy = make_classification(50, random_state=0)
+    est = LogisticRegression().fit(X, yy)
+    with pytest.raises(ModuleNotFoundError, match=hint):
+        KappaCurveDisplay.from_estimator(est, X, yy)
+    with pytest.raises(ModuleNotFoundError, match=rf"KappaCurveDisplay.plot .*{hint}"):
+        KappaCurveDisplay(fpr=[0, 1], kappa=[0, 0]).plot()
+
+
+def test_the_plot_extra_installs_matplotlib():
+    import tomllib
+    from pathlib import Path
+
+    meta = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    assert any(dep.startswith("matplotlib") for dep in meta["project"]["optional-dependencies"]["plot"])
