@@ -25,9 +25,10 @@ def pairing_example(noise_a=0.5, noise_b=0.8):
 
 def _pairing_ratio(noise_a=0.5, noise_b=0.8):
     y, a, b = pairing_example(noise_a, noise_b)
-    res = auk_compare(y, a, b, n_resamples=2000, random_state=0)
-    se_a = auk_confidence_interval(y, a, n_resamples=2000, random_state=0).standard_error
-    se_b = auk_confidence_interval(y, b, n_resamples=2000, random_state=0).standard_error
+    boot = dict(n_resamples=2000, random_state=0, method="bootstrap")
+    res = auk_compare(y, a, b, **boot)
+    se_a = auk_confidence_interval(y, a, **boot).standard_error
+    se_b = auk_confidence_interval(y, b, **boot).standard_error
     return float(np.hypot(se_a, se_b) / ((res.high - res.low) / (2 * norm.ppf(0.975))))
 
 
