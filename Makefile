@@ -40,8 +40,9 @@ help:
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
-	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
-	@echo "                 (or DIR/<student id>.zip), autograde, grades.csv, feedback HTML"
+	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=roster.csv]   collect DIR (folders named"
+	@echo "                 by student id, or Moodle/Canvas/Blackboard downloads), grade each notebook in a"
+	@echo "                 sandbox, write grades.csv, feedback HTML and a report"
 
 # The packages are installed by uv (pinned below, installed with the venv's
 # own pip): it links them from its cache instead of unpacking every wheel
@@ -123,14 +124,19 @@ notebooks: $(STAMP)
 student: $(STAMP)
 	$(BIN)/python course/make_student.py student --html _build/student-html
 
-# Grading with nbgrader (chapters/course.md, "Grading"): the course lives in
-# COURSE; `make release` writes one chapter's assignment from the chapter
-# itself (course/make_assignments.py) and nbgrader's release of it; `make grade`
-# collects a folder of submissions (nbgrader zip_collect), autogrades them,
-# writes the grade table COURSE/grades.csv and the feedback pages
-# COURSE/feedback/<student id>/<assignment>/*.html.
+# Grading with nbgrader (chapters/course.md, "Grading"; course/grading/README.md):
+# the course lives in COURSE; `make release` writes one chapter's assignment
+# from the chapter itself, with the data it reads (course/make_assignments.py),
+# and nbgrader's release of it; `make grade` checks (as root: installs) the
+# sandbox first, then collects a folder of submissions (plain or as an LMS
+# exports them, matched through ROSTER), runs each notebook in its own sandbox
+# and marks the answers it recorded outside it, and writes the LMS grade table
+# COURSE/grades.csv, the feedback pages COURSE/feedback/<student id>/<assignment>/
+# and the report COURSE/reports/<assignment>-report.txt.
 COURSE     ?= _build/grading
 ASSIGNMENT ?= ch01
+# CSV with the columns student_id, name, lms_id, email (kept as COURSE/roster.csv)
+ROSTER     ?=
 # a submission already autograded is skipped (so marks given by hand stay);
 # AUTOGRADE_FLAGS=--force grades every submission afresh
 AUTOGRADE_FLAGS ?=
@@ -144,16 +150,11 @@ release: assignments
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
 
 grade: $(STAMP)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR"; exit 2; }
-	test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT)
-	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)
-	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
-	cp -R $(SUBMISSIONS)/. $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
-	$(NBGRADER) zip_collect $(ASSIGNMENT) --force
-	$(NBGRADER) autograde $(ASSIGNMENT) $(AUTOGRADE_FLAGS)
-	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
-	$(NBGRADER) export --to grades.csv
-	@echo "grades: $(COURSE)/grades.csv; feedback: $(COURSE)/feedback/<student id>/$(ASSIGNMENT)/"
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=roster.csv]"; exit 2; }
+	@$(BIN)/python course/grading/sandbox.py --check
+	@test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) --no-print-directory release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT)
+	$(BIN)/python course/grading/grade.py $(COURSE) $(ASSIGNMENT) $(SUBMISSIONS) \
+		$(if $(ROSTER),--roster $(ROSTER)) $(AUTOGRADE_FLAGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py
