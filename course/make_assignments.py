@@ -305,6 +305,8 @@ def _patterns_of(cells):
             calls.setdefault(name, []).append(
                 [a.value if isinstance(a, ast.Constant) else None for a in node.args])
     out = set()
+    parts = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr)
+             for v in node.values}        # the pieces of an f-string are not names
     templates = {}      # id(JoinedStr) -> the function whose parameters it uses
     for fn in ast.walk(tree):
         if isinstance(fn, ast.FunctionDef):
@@ -314,7 +316,7 @@ def _patterns_of(cells):
                     templates[id(node)] = (fn.name, params)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and node.value.endswith(".json"):
+                and node.value.endswith(".json") and id(node) not in parts:
             out.add(os.path.basename(node.value))
         elif isinstance(node, ast.JoinedStr):
             text = "".join(v.value if isinstance(v, ast.Constant) else "*"

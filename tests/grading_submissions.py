@@ -47,8 +47,8 @@ def answer_source(label, student_id, wrong=False):
     if CHECKS[label]["kind"] == "function":
         return (WRONG_FUNCTION if wrong else FUNCTIONS[label]) + f"{name} = kappa"
     value = np.ravel(expected(label, student_id)).tolist()
-    if wrong:
-        value = [v + 1000.0 * max(1.0, abs(v)) for v in value]
+    if wrong:          # the right form, and digits that share nothing with the reference
+        value = [-987.25 - i for i in range(len(value))]
     return f"{name} = {value[0]!r}" if len(value) == 1 else f"{name} = {value!r}"
 
 

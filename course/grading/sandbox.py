@@ -340,6 +340,7 @@ def run(job, limits=None, slot=0, log_path=None):
                             preexec_fn=_set_limits(limits, nproc),
                             start_new_session=True, close_fds=True)
     status, cpu_seen, peak_mem, peak_n = "finished", {}, 0, 0
+    seen_pids = set()
     top = psutil.Process(proc.pid)
     last_disk = 0.0
     while True:
@@ -353,6 +354,7 @@ def run(job, limits=None, slot=0, log_path=None):
         except psutil.Error:
             continue
         mem, n = 0, 0
+        seen_pids.update(p for p in tree)
         for p in tree:
             try:
                 with p.oneshot():
@@ -383,6 +385,10 @@ def run(job, limits=None, slot=0, log_path=None):
             _kill(proc)
             break
     proc.wait()
+    if _as_root():       # forked too fast for the watchdog to see: same user id
+        seen_pids.update(p for p in psutil.process_iter(["uids"])
+                         if p.info["uids"] and p.info["uids"].real == SANDBOX_UID + slot)
+    _reap(seen_pids)
     log.close()
     wall = time.monotonic() - start
     rc = proc.returncode
@@ -393,6 +399,30 @@ def run(job, limits=None, slot=0, log_path=None):
         with open(log_path, "rb") as fh:
             text = fh.read()[-4000:].decode("utf-8", "replace")
     return Outcome(status, rc, wall, sum(cpu_seen.values()), peak_mem, peak_n, text)
+
+
+def _reap(processes, timeout=20.0):
+    """Wait until every process the sandbox had is gone (when its PID namespace
+    ends the kernel kills them all; thousands take a moment), killing any
+    still there; then the next sandbox with the same user id starts clean."""
+    deadline = time.monotonic() + timeout
+    alive = list(processes)
+    while alive and time.monotonic() < deadline:
+        still = []
+        for p in alive:
+            try:
+                if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                    still.append(p)
+            except psutil.Error:
+                pass
+        alive = still
+        if alive:
+            for p in alive:
+                try:
+                    p.kill()
+                except psutil.Error:
+                    pass
+            time.sleep(0.1)
 
 
 def _kill(proc):
