@@ -23,11 +23,13 @@ export OPENBLAS_CORETYPE ?= Haswell
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
 
-.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
+.PHONY: system book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
+	@echo "make test-course grade a class for every chapter (correct, blank and hostile submissions, each"
+	@echo "                 in its own sandbox); make test grades chapters 1, 7 and 12 only"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
 	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
@@ -96,6 +98,17 @@ test: system test-lib
 # one thread too (chapters 7-10 set their own limit in their code).
 test-lib test-notebooks: export OPENBLAS_NUM_THREADS := 1
 test-lib test-notebooks: export OMP_NUM_THREADS := 1
+
+# The grading tests of every chapter (tests/test_grading_a_class.py grades a
+# class per chapter: correct, blank and hostile submissions, each notebook in
+# a sandbox); make test runs them on chapters 1, 7 and 12 only.  As root, the
+# sandbox's bubblewrap is installed on first use (course/grading/sandbox.py).
+test-course: export OPENBLAS_NUM_THREADS := 1
+test-course: export OMP_NUM_THREADS := 1
+test-course: $(STAMP)
+	@$(BIN)/python course/grading/sandbox.py --check
+	AUKBOOK_TEST_COURSE=all $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal \
+		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py
 
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \

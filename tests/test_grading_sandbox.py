@@ -193,3 +193,19 @@ def test_writing_too_much_stops_the_run(tmp_path):
         remember("after", 2.0)], out_size=64 << 20)
     assert outcome.status == "disk", outcome
     assert set(records) == {"before"}
+
+
+def test_make_grade_says_at_once_when_it_cannot_sandbox(tmp_path):
+    """Without bubblewrap (and nothing to install it with), the check stops
+    within seconds and says what to install; with it, it says what it uses."""
+    import subprocess
+
+    script = os.path.join(ROOT, "course", "grading", "sandbox.py")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True,
+                          env=dict(os.environ, PATH=str(tmp_path)))
+    assert time.monotonic() - start < 30
+    assert done.returncode == 3
+    assert "apt-get install -y bubblewrap" in done.stderr
+    done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True)
+    assert done.returncode == 0 and "bubblewrap" in done.stdout and "no network" in done.stdout

@@ -133,6 +133,10 @@ def autograde(course, aid, force, jobs, log):
     return max((p.returncode for p in procs), default=0)
 
 
+def _n(count, noun):
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
 def report(course, aid, roster, skipped, seconds, failed, backend):
     folder = os.path.join(course, "reports", aid)
     collect = {}
@@ -179,14 +183,14 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
     tampered = {s: r["tampering"] for s, r in runs.items() if r.get("tampering")}
     if tampered:
         lines.append("")
-        lines.append(f"TAMPERING ({len(tampered)} students): locked or graded cells were "
+        lines.append(f"TAMPERING ({_n(len(tampered), 'student')}): locked or graded cells were "
                      "changed; the instructor's versions were restored before grading")
         for s, events in tampered.items():
             lines += [f"  !! {s}: {e}" for e in events]
     attention = {s: r["attention"] for s, r in runs.items() if r.get("attention")}
     if attention:
         lines.append("")
-        lines.append(f"NEEDS ATTENTION ({len(attention)} students): marked from the answers "
+        lines.append(f"NEEDS ATTENTION ({_n(len(attention), 'student')}): marked from the answers "
                      "recorded before the run stopped")
         for s, items in attention.items():
             lines += [f"  !! {s}: {a}" for a in items]
