@@ -172,7 +172,9 @@ def graded(aid):
     with open(os.path.join(BASE, f".{aid}.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         stamp = os.path.join(base, ".run")
-        if not (os.path.exists(stamp) and open(stamp).read() == _RUN):
+        # AUKBOOK_TEST_GRADING_REUSE=1 reuses the last build (while writing tests)
+        reuse = os.environ.get("AUKBOOK_TEST_GRADING_REUSE") == "1" and os.path.exists(stamp)
+        if not reuse and not (os.path.exists(stamp) and open(stamp).read() == _RUN):
             shutil.rmtree(base, ignore_errors=True)
             os.makedirs(base)
             _build(aid, base)

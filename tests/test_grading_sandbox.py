@@ -209,3 +209,46 @@ def test_make_grade_says_at_once_when_it_cannot_sandbox(tmp_path):
     assert "apt-get install -y bubblewrap" in done.stderr
     done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True)
     assert done.returncode == 0 and "bubblewrap" in done.stdout and "no network" in done.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback sandbox runs as root only")
+def test_fallback_refuses_unless_an_unprivileged_user_can_read_nothing_secret(monkeypatch):
+    """Without namespaces the grader may fall back to an unprivileged user and
+    file permissions (AUKGRADE_SANDBOX=user); it refuses, saying what to fix,
+    while that user could read an instructor file or cannot run the venv."""
+    monkeypatch.setenv("AUKGRADE_SANDBOX", "user")
+    monkeypatch.setattr(sandbox, "_CHECKED", {})
+    secret = os.path.join(ROOT, "tests", "answers")
+    readable = os.stat(secret).st_mode & 0o005 == 0o005
+    with pytest.raises(sandbox.SandboxUnavailable) as err:
+        sandbox.check()
+    message = str(err.value)
+    assert ("chmod -R o-rwx" in message and secret in message) or \
+        "cannot run the environment's Python" in message, message
+    assert readable or "Python" in message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback sandbox runs as root only")
+def test_fallback_user_sees_no_secret_and_keeps_the_limits(tmp_path, monkeypatch):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "answers.py").write_text("ANSWER = 0.4242\n")
+    os.chmod(secret, 0o700)
+    monkeypatch.setenv("AUKGRADE_SANDBOX", "user")
+    monkeypatch.setattr(sandbox, "_CHECKED", {})
+    monkeypatch.setattr(sandbox, "secret_paths", lambda: [str(secret)])
+    try:
+        sandbox.check()
+    except sandbox.SandboxUnavailable as err:
+        pytest.skip(f"the fallback cannot run on this machine: {err}")
+    outcome, records, _, outbox = run(tmp_path / "run" if (tmp_path / "run").mkdir() is None
+                                      else None, [
+        remember("before", 1.0),
+        f"try:\n    open({str(secret / 'answers.py')!r}).read()\n    leaked = 1.0\n"
+        "except OSError:\n    leaked = 0.0\nfrom aukgrade import record\n"
+        "record('leaked', 'leaked')",
+        "hog = []\nwhile True:\n    hog.append(b'x' * (64 << 20))",
+        remember("after", 2.0)])
+    assert outcome.status == "memory", outcome
+    assert records["leaked"]["values"] == [0.0] and "after" not in records
+    assert left_behind() == []

@@ -237,6 +237,10 @@ class SandboxedExecute(NbGraderPreprocessor):
                   "graded_at": datetime.datetime.now().isoformat(timespec="seconds"),
                   "tampering": _TAMPERING.pop((aid, sid, name), []), "attention": []}
         executed, records, runner = None, {}, {}
+        if self.report_dir:          # the course folder: no sandbox may read it
+            course = os.path.dirname(os.path.abspath(self.report_dir))
+            if course not in sandbox.SECRETS:
+                sandbox.SECRETS.append(course)
         job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-")
         try:
             inbox, outbox = os.path.join(job_root, "in"), os.path.join(job_root, "out")

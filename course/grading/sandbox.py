@@ -266,6 +266,115 @@ def sandbox_env(limits):
     return env
 
 
+# --- the fallback: an unprivileged user, file permissions and limits -------------------
+#
+# Where bubblewrap cannot make namespaces (a container without CAP_SYS_ADMIN,
+# say) but the grader runs as root, the notebook runs as the unprivileged
+# user id alone, with the same limits, in a folder of its own.  It then sees
+# the machine's file system as any user does: the instructor's material must
+# not be readable by others.  check() refuses until it is not (and says what
+# to chmod); the network is not cut off and other processes are visible in
+# /proc.  AUKGRADE_SANDBOX=user selects it; "auto" (the default) uses it only
+# when bubblewrap does not work.
+
+SECRETS = []          # more paths no sandbox may read (the course folder, set by the grader)
+
+
+def secret_paths():
+    """What a notebook must not read: the reference answers, the chapters (with
+    their solutions), the rubrics, the repository's history, the built
+    course folders (sources with solutions, the gradebook, other students)."""
+    root = _real(ROOT)
+    out = [os.path.join(root, p) for p in ("tests/answers", "chapters", ".git", "_build")]
+    dot_git = os.path.join(root, ".git")
+    if os.path.isfile(dot_git):                 # a worktree: the history lives elsewhere
+        common = subprocess.run(["git", "-C", root, "rev-parse", "--git-common-dir"],
+                                capture_output=True, text=True).stdout.strip()
+        if common:
+            out.append(_real(os.path.join(root, common)))
+    return [p for p in out + list(SECRETS) if os.path.exists(p)]
+
+
+def readable_by(uid, paths):
+    """The paths among ``paths`` that user ``uid`` can read or list.  Fails
+    closed: if the probe cannot run as that user, SandboxUnavailable."""
+    code = ("import os, sys\nfor p in sys.argv[1:]:\n"
+            "    ok = os.access(p, os.R_OK) and (not os.path.isdir(p) or os.access(p, os.X_OK))\n"
+            "    if ok: print(p)\nimport platform\nprint(platform.python_version())\n"
+            "print('--done--')")
+    python = os.path.join(sys.prefix, "bin", "python")
+    done = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}",
+                           f"--regid={uid}", "--clear-groups", python, "-S", "-c",
+                           code] + list(paths), capture_output=True, text=True)
+    import platform
+    lines = done.stdout.splitlines()
+    if len(lines) < 2 or lines[-1] != "--done--" or lines[-2] != platform.python_version():
+        raise SandboxUnavailable(
+            f"the fallback sandbox runs notebooks as user id {uid}, which cannot run the "
+            f"environment's Python ({_real(python)}, {platform.python_version()}"
+            + (f"; it ran Python {lines[-2]} instead" if len(lines) >= 2 else "")
+            + f"{done.stderr.strip()[-200:]}); install Python and the venv where other "
+            "users can read and run them")
+    return lines[:-2]
+
+
+def user_command(job, limits, uid):
+    """The command, environment and folder that run the notebook as ``uid``."""
+    unsafe = readable_by(uid, secret_paths())
+    if unsafe:
+        raise SandboxUnavailable(
+            "the fallback sandbox (an unprivileged user) could read instructor files: "
+            + ", ".join(unsafe) + ". Make them private: chmod -R o-rwx "
+            + " ".join(unsafe))
+    top = os.path.dirname(job.inbox)
+    lib, work = os.path.join(top, "lib"), os.path.join(top, "work")
+    shutil.copytree(HERE_SANDBOX_LIB, lib, dirs_exist_ok=True)
+    os.makedirs(work, exist_ok=True)
+    for folder in (lib,):
+        for dirpath, _, files in os.walk(folder):
+            os.chmod(dirpath, 0o755)
+            for f in files:
+                os.chmod(os.path.join(dirpath, f), 0o644)
+    os.chown(work, uid, uid)
+    os.chmod(work, 0o700)
+    os.chmod(top, 0o711)
+    env = sandbox_env(limits)
+    tmp = os.path.join(work, ".tmp")
+    env.update({"PYTHONPATH": lib, "HOME": os.path.join(tmp, "home"), "TMPDIR": tmp,
+                "MPLCONFIGDIR": os.path.join(tmp, "mpl"),
+                "IPYTHONDIR": os.path.join(tmp, "ipython"),
+                "JUPYTER_CONFIG_DIR": os.path.join(tmp, "jupyter"),
+                "JUPYTER_DATA_DIR": os.path.join(tmp, "jupyter-data"),
+                "JUPYTER_RUNTIME_DIR": os.path.join(tmp, "jupyter-run"),
+                "AUKGRADE_OUT": job.outbox,
+                "AUKGRADE_PROBES": os.path.join(job.inbox, "probes.json"),
+                "AUKGRADE_CACHE": cache_dir()})
+    cmd = [shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}",
+           "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
+           os.path.join(sys.prefix, "bin", "python"), "-s", os.path.join(lib, "runner.py"),
+           os.path.join(job.inbox, job.notebook), "--cell-cpu", str(limits.cell_cpu),
+           "--cell-wall", str(limits.cell_wall)]
+    return cmd, env, work
+
+
+def _remove_files_of(uid, places=("/tmp", "/var/tmp", "/dev/shm")):
+    """What the user left in the shared temporary folders goes."""
+    for place in places:
+        for dirpath, dirnames, filenames in os.walk(place, topdown=False):
+            for name in filenames + dirnames:
+                path = os.path.join(dirpath, name)
+                try:
+                    st = os.lstat(path)
+                    if st.st_uid != uid:
+                        continue
+                    if stat.S_ISDIR(st.st_mode):
+                        shutil.rmtree(path, ignore_errors=True)
+                    else:
+                        os.unlink(path)
+                except OSError:
+                    pass
+
+
 # --- running and watching ------------------------------------------------------------
 
 @dataclasses.dataclass
@@ -323,21 +432,24 @@ def _folder_size(path, max_entries=4000):
 def run(job, limits=None, slot=0, log_path=None):
     """Run ``job`` in a sandbox and watch it; returns an :class:`Outcome`."""
     limits = limits or Limits()
-    backend = check()
+    check()
+    uid = SANDBOX_UID + slot
     if _as_root():
-        uid = SANDBOX_UID + slot
         os.chown(job.outbox, uid, uid)
         os.chmod(job.outbox, 0o700)
         nproc = int(limits.processes)
     else:
         # RLIMIT_NPROC counts every task of the user, the sandbox's included
         nproc = _tasks_of_user(os.getuid()) + int(limits.processes)
-    del backend
-    cmd = bwrap_command(job, limits, slot)
+    env, cwd = None, None
+    if BACKEND["name"] == "user":
+        cmd, env, cwd = user_command(job, limits, uid)
+    else:
+        cmd = bwrap_command(job, limits, slot)
     log = open(log_path or os.devnull, "wb")
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                            preexec_fn=_set_limits(limits, nproc),
+                            preexec_fn=_set_limits(limits, nproc), env=env, cwd=cwd,
                             start_new_session=True, close_fds=True)
     status, cpu_seen, peak_mem, peak_n = "finished", {}, 0, 0
     seen_pids = set()
@@ -385,10 +497,17 @@ def run(job, limits=None, slot=0, log_path=None):
             _kill(proc)
             break
     proc.wait()
+    if BACKEND["name"] == "user":    # no PID namespace ends them: every process of the uid
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
     if _as_root():       # forked too fast for the watchdog to see: same user id
         seen_pids.update(p for p in psutil.process_iter(["uids"])
                          if p.info["uids"] and p.info["uids"].real == SANDBOX_UID + slot)
     _reap(seen_pids)
+    if BACKEND["name"] == "user":
+        _remove_files_of(uid)
     log.close()
     wall = time.monotonic() - start
     rc = proc.returncode
@@ -436,24 +555,10 @@ def _kill(proc):
 # --- can this machine do it? --------------------------------------------------------
 
 _CHECKED = {}
+BACKEND = {"name": None}
 
 
-def check(install=False):
-    """A one-line description of the sandbox, or SandboxUnavailable saying what to do."""
-    if "ok" in _CHECKED:
-        return _CHECKED["ok"]
-    if not _bwrap() and install and _as_root() and shutil.which("apt-get"):
-        print("grading: installing bubblewrap (apt-get install -y bubblewrap) ...",
-              flush=True)
-        subprocess.run(["apt-get", "install", "-y", "-q", "bubblewrap"],
-                       stdout=subprocess.DEVNULL, check=False)
-    if not _bwrap():
-        raise SandboxUnavailable(
-            "bubblewrap is not installed; the grader runs every submission in it. "
-            "Install it: sudo apt-get install -y bubblewrap (Debian, Ubuntu), "
-            "sudo dnf install bubblewrap (Fedora), then run make grade again.")
-    if _as_root() and not shutil.which("setpriv"):
-        raise SandboxUnavailable("setpriv (util-linux) is missing: apt-get install -y util-linux")
+def _bwrap_works():
     probe = [_bwrap(), "--unshare-all", "--die-with-parent", "--ro-bind", "/usr", "/usr"]
     for target, link in SYSTEM_LINKS:
         if os.path.islink(link):
@@ -462,17 +567,61 @@ def check(install=False):
     if not _as_root():
         probe[1:1] = ["--unshare-user"]
     done = subprocess.run(probe, capture_output=True, text=True)
-    if done.returncode != 0:
+    return done.returncode == 0, done.stderr.strip()
+
+
+def check(install=False):
+    """A one-line description of the sandbox, or SandboxUnavailable saying what to do.
+
+    AUKGRADE_SANDBOX chooses: "bwrap", "user" (the fallback) or "auto" (bwrap,
+    else the fallback as root)."""
+    choice = os.environ.get("AUKGRADE_SANDBOX", "auto")
+    if _CHECKED.get("choice") == choice and "ok" in _CHECKED:
+        return _CHECKED["ok"]
+    if _as_root() and not shutil.which("setpriv"):
+        raise SandboxUnavailable("setpriv (util-linux) is missing: apt-get install -y util-linux")
+    why = ""
+    if choice in ("auto", "bwrap"):
+        if not _bwrap() and install and _as_root() and shutil.which("apt-get"):
+            print("grading: installing bubblewrap (apt-get install -y bubblewrap) ...",
+                  flush=True)
+            subprocess.run(["apt-get", "install", "-y", "-q", "bubblewrap"],
+                           stdout=subprocess.DEVNULL, check=False)
+        if not _bwrap():
+            why = ("bubblewrap is not installed; the grader runs every submission in it. "
+                   "Install it: sudo apt-get install -y bubblewrap (Debian, Ubuntu), "
+                   "sudo dnf install bubblewrap (Fedora), then run make grade again")
+        else:
+            works, err = _bwrap_works()
+            if works:
+                version = subprocess.run([_bwrap(), "--version"], capture_output=True,
+                                         text=True).stdout.strip()
+                who = (f"as root; each notebook runs as uid {SANDBOX_UID}+ with no "
+                       "capabilities" if _as_root() else "unprivileged, in a user namespace")
+                BACKEND["name"] = "bwrap"
+                _CHECKED.update(choice=choice, ok=f"{version}, {who}; no network, "
+                                "no repository")
+                return _CHECKED["ok"]
+            why = ("bubblewrap cannot create a sandbox here: " + err + ". As an ordinary "
+                   "user it needs unprivileged user namespaces (sysctl "
+                   "kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 "
+                   "kernel.apparmor_restrict_unprivileged_userns=0); or run make grade as root")
+        if choice == "bwrap" or not _as_root():
+            raise SandboxUnavailable(why)
+    if not _as_root():
+        raise SandboxUnavailable("the fallback sandbox (an unprivileged user) needs root")
+    unsafe = readable_by(SANDBOX_UID, secret_paths())
+    if unsafe:
         raise SandboxUnavailable(
-            "bubblewrap cannot create a sandbox here: " + done.stderr.strip()
-            + ". As an ordinary user it needs unprivileged user namespaces "
-            "(sysctl kernel.unprivileged_userns_clone=1, or on Ubuntu 24.04 "
-            "kernel.apparmor_restrict_unprivileged_userns=0); or run make grade as root.")
-    version = subprocess.run([_bwrap(), "--version"], capture_output=True,
-                             text=True).stdout.strip()
-    who = (f"as root; each notebook runs as uid {SANDBOX_UID}+ with no capabilities"
-           if _as_root() else "unprivileged, in a user namespace")
-    _CHECKED["ok"] = f"{version}, {who}; no network, no repository"
+            (why + "; " if why else "") + "the fallback (an unprivileged user, file "
+            "permissions, limits) needs the instructor's files unreadable by other "
+            "users: chmod -R o-rwx " + " ".join(unsafe)
+            + " (and any other copy of the repository on this machine)")
+    BACKEND["name"] = "user"
+    _CHECKED.update(choice=choice, ok=(
+        f"fallback: each notebook runs as uid {SANDBOX_UID}+ with no capabilities and "
+        "limits; instructor files unreadable to it; NOT cut off from the network"
+        + (f" ({why})" if why else "")))
     return _CHECKED["ok"]
 
 

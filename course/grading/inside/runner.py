@@ -121,7 +121,8 @@ def main():
         else:
             shutil.copy(src, os.path.join(work, name))
     os.makedirs(os.environ.get("HOME", "/tmp/home"), exist_ok=True)
-    cache = os.path.join(os.path.dirname(inbox), "cache", "mpl")
+    cache = os.path.join(os.environ.get("AUKGRADE_CACHE") or
+                         os.path.join(os.path.dirname(inbox), "cache"), "mpl")
     if os.path.isdir(cache) and os.environ.get("MPLCONFIGDIR"):
         shutil.copytree(cache, os.environ["MPLCONFIGDIR"], dirs_exist_ok=True)
     nb = nbformat.read(args.notebook, as_version=4)
