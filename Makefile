@@ -22,8 +22,13 @@ export OPENBLAS_CORETYPE ?= Haswell
 # about 10 GiB of disk and a quarter of an hour).
 DASK_BENCH_N   ?= 1e7
 DASK_BENCH_BIG ?= 0
+# Optional: Spark's AUC evaluators beside auklib (benchmarks/bench_spark.py).
+# pyspark is not a requirement of the book; give a Python that has it, e.g.
+# `make bench SPARK_PYTHON=/path/to/spark-venv/bin/python`; without it (and
+# without pyspark in .venv) the script says so and skips.
+SPARK_PYTHON ?=
 
-.PHONY: system book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf assignments release grade
+.PHONY: system book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
@@ -32,14 +37,17 @@ help:
 	@echo "                 in its own sandbox); make test grades chapters 1, 7 and 12 only"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
-	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 420 px wide)"
+	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
 	@echo "make student     write the student edition: notebooks (no solutions, no outputs, plain Markdown)"
 	@echo "                 to student/ and the student HTML book (no solutions) to _build/student-html"
 	@echo "make check-student  open the student HTML edition's pages in headless Chromium (after make student)"
 	@echo "make check-student-install  install the student zip in a fresh venv (from its own files) and run every notebook"
-	@echo "make pdf         build the whole book as one PDF (_build/pdf/book.pdf) with Sphinx's LaTeX builder"
-	@echo "                 and check it; installs Debian's TeX packages first if latexmk is missing (as root)"
+	@echo "make pdf         build and check both PDF editions with Sphinx's LaTeX builder: the whole book"
+	@echo "                 (_build/pdf/book.pdf) and the student edition (_build/pdf/book-student.pdf);"
+	@echo "                 installs Debian's TeX packages first if latexmk is missing (as root)"
+	@echo "make pdf-student build and check the student PDF only (no solutions, rubrics or instructor pages)"
 	@echo "make bench       run the speed benchmarks against scikit-learn, and auklib.dask on Parquet"
+	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=roster.csv]   collect DIR (folders named"
@@ -74,13 +82,22 @@ $(NPM_STAMP): package.json package-lock.json | system
 book: $(STAMP)
 	$(BIN)/python builders/build_book.py
 
-# The PDF edition: not part of `make test` (TeX is a large install and the
-# build takes a minute).  Run it before `make book` and the HTML pages link to
-# the PDF (builders/pdf_link.py).
-pdf: $(STAMP)
-	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
+# The PDF editions: not part of `make test` (TeX is a large install and each
+# build takes minutes); tests/test_pdf.py checks a PDF that exists.  Run it
+# before `make book` (or `make student`) and the HTML pages link to the
+# instructor's PDF (or the student PDF) (builders/pdf_link.py).
+pdf: pdf-instructor pdf-student
+
+pdf-instructor: $(STAMP) tex
 	$(BIN)/python builders/build_pdf.py
 	$(BIN)/python checks/check_pdf.py
+
+pdf-student: $(STAMP) tex
+	$(BIN)/python builders/build_pdf.py --edition student
+	$(BIN)/python checks/check_pdf.py --edition student
+
+tex:
+	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
 
 # The student HTML edition is built (into _build/student-html) and searched
 # for solutions by tests/test_student_html.py (in test-lib); check-editions
@@ -174,6 +191,16 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_uncertainty.py
 	$(BIN)/python benchmarks/bench_hmeasure.py
 	$(BIN)/python benchmarks/bench_dask.py --n $(DASK_BENCH_N) --bounds-n $(DASK_BENCH_BIG)
+	$(BIN)/python benchmarks/bench_spark.py $(if $(SPARK_PYTHON),--spark-python $(SPARK_PYTHON))
+
+# auklib as a package of its own (auklib/README.md, auklib/CHANGELOG.md): built
+# offline with the pinned setuptools, as tests/test_wheel.py builds it in make
+# test; twine (pinned here, run by uv from its cache) checks what PyPI would.
+TWINE_VERSION := 7.0.0
+dist: $(STAMP)
+	rm -rf dist build auklib.egg-info
+	$(BIN)/python -m build --no-isolation --outdir dist .
+	$(BIN)/uv tool run --quiet --from twine==$(TWINE_VERSION) twine check --strict dist/*
 
 clean:
 	rm -rf _build student node_modules

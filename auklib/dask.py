@@ -12,10 +12,13 @@ The exact scores (:func:`auk_score`, :func:`roc_auc_score`,
 :func:`kappa_curve`) are a sample sort:
 
 1. each chunk counts its positives and negatives per distinct score (with
-   the counting helper of :mod:`auklib.curves`);
-2. a sample of every chunk's scores gives splitters, and each chunk's table
-   is cut into score ranges (tied scores always fall in one range);
-3. each range merges its pieces into one table sorted by score;
+   the counting helper of :mod:`auklib.curves`); the scores keep their dtype
+   (int64 and uint64 scores beyond 2**53 stay distinct).  These tables stay
+   on the workers (``dask.persist``) while a sample of each comes back;
+2. the samples give splitters, and one task per chunk cuts its table into
+   score ranges (tied scores always fall in one range);
+3. each range merges its pieces in a tree of merges (16 pieces a task), so
+   the graph grows linearly in the number of chunks;
 4. the ranges' class totals, summed from the top range down (a prefix sum
    over ranges), give each range the ROC vertex its stretch of the path
    starts from, and each range integrates its stretch with the exact segment
@@ -28,6 +31,8 @@ the path that goes right first is the lowest possible and the one that goes
 up first the highest.
 """
 
+import operator
+import os
 import warnings
 from collections import namedtuple
 from numbers import Integral, Real
@@ -36,12 +41,15 @@ import dask
 import dask.array as da
 import numpy as np
 from dask import delayed
+from dask.base import tokenize
+from dask.delayed import Delayed
+from dask.highlevelgraph import HighLevelGraph
 
 from ._validation import UndefinedMetricWarning, _as_1d_numeric, _binary_labels
 from .curves import _binary_clf_counts, _corners, _exact, _exact_segments, _shares
 from .kappa import _kappa_pn
 
-__all__ = ["AUKScoreBounds", "auk_score", "auk_score_bounds", "kappa_curve",
+__all__ = ["AUKScoreBounds", "ClusterMemoryWarning", "auk_score", "auk_score_bounds", "kappa_curve",
            "roc_auc_score"]
 
 AUKScoreBounds = namedtuple("AUKScoreBounds", ["low", "high", "n_bins"])
@@ -59,6 +67,23 @@ n_bins : int
 
 _SAMPLES_PER_CHUNK = 256
 _EPS = float(np.finfo(float).eps)
+_EMPTY = "y_score is empty; at least one sample is needed."  # as auklib says
+_FLOAT_INT = 2**53  # float64 holds every integer up to here
+_RANGE_ENTRIES = 1 << 20  # distinct scores a range aims at (24 MiB of table)
+_MERGE_FANIN = 16  # pieces merged by one task of a range's merge tree
+_MAX_RANGES_PER_THREAD = 16
+_TABLE_BYTES = 24  # per distinct score of a table: the score and two int64 counts
+# per distinct score of a range while it is merged: its pieces, their
+# concatenation, the merge order and the merged table
+_MERGE_BYTES = 80
+
+
+class ClusterMemoryWarning(RuntimeWarning):
+    """The exact sort will not fit in the workers' memory without spilling.
+
+    A ``RuntimeWarning`` (shown by default; Python hides ``ResourceWarning``
+    unless asked).  The message gives the bytes needed and the room there is.
+    """
 
 
 # ------------------------------------------------------------------ inputs
@@ -95,16 +120,32 @@ def _as_dask_1d(x, name):
     return arr
 
 
+def _table_dtype(dtype):
+    """The dtype the exact sort keeps the scores in: int64, uint64 or float64.
+
+    Integer scores stay integers through the chunk tables, the splitters and
+    the merges (above 2**53 float64 would merge distinct scores).
+    """
+    try:
+        kind = np.dtype(dtype).kind
+    except TypeError:  # an extension dtype (e.g. pyarrow-backed)
+        kind = getattr(dtype, "kind", "O")
+    if kind not in "biuf":
+        raise TypeError(f"y_score must contain numbers; got dtype {dtype}.")
+    return np.dtype({"u": np.uint64, "f": np.float64}.get(kind, np.int64))
+
+
+def _known_length(arr):
+    """The number of samples of a dask array, or None when its chunks are unknown."""
+    n = arr.shape[0]
+    return None if isinstance(n, float) and np.isnan(n) else int(n)
+
+
 def _blocks(y_true, y_score):
-    """Aligned label and score blocks, as two lists of delayed objects."""
+    """Aligned label and score blocks (two lists of Delayed) and the table dtype."""
     y = _as_dask_1d(y_true, "y_true")
     s = _as_dask_1d(y_score, "y_score")
-    try:
-        kind = np.dtype(s.dtype).kind
-    except TypeError:  # an extension dtype (e.g. pyarrow-backed)
-        kind = getattr(s.dtype, "kind", "O")
-    if kind not in "biuf":
-        raise TypeError(f"y_score must contain numbers; got dtype {s.dtype}.")
+    dtype = _table_dtype(s.dtype)
     if _is_series(y) != _is_series(s):  # a column and an array: both arrays
         if _is_series(y):
             y = y.to_dask_array(lengths=True)
@@ -116,16 +157,34 @@ def _blocks(y_true, y_score):
                 "y_true and y_score must have the same partitions; got "
                 f"{y.npartitions} and {s.npartitions} partitions."
             )
-        return list(y.to_delayed()), list(s.to_delayed())
-    ny, ns = y.shape[0], s.shape[0]
-    if not (np.isnan(ny) or np.isnan(ns)) and ny != ns:
+        return list(y.to_delayed()), list(s.to_delayed()), dtype
+    ny, ns = _known_length(y), _known_length(s)
+    if (ny is None) != (ns is None):
+        name, other = ("y_true", "y_score") if ny is None else ("y_score", "y_true")
+        raise ValueError(
+            f"{name} has unknown chunk sizes (NaN in its .chunks, e.g. from a "
+            f"dask DataFrame's to_dask_array()) but {other} has known ones, so "
+            f"they cannot be lined up. Call {name}.compute_chunk_sizes() first, "
+            "or pass both as columns of the same dask DataFrame."
+        )
+    if ny is not None and ny != ns:
         raise ValueError(
             f"Inputs have different numbers of samples: y_true has {ny}, "
             f"y_score has {ns}."
         )
-    if y.chunks != s.chunks:
+    if ns == 0:
+        raise ValueError(_EMPTY)
+    if ny is None:
+        # both unknown: aligned block by block (each block checks its lengths)
+        if y.numblocks != s.numblocks:
+            raise ValueError(
+                "y_true and y_score have unknown chunk sizes and different "
+                f"numbers of chunks ({y.numblocks[0]} and {s.numblocks[0]}); "
+                "call compute_chunk_sizes() on both."
+            )
+    elif y.chunks != s.chunks:
         y = y.rechunk(s.chunks)
-    return list(y.to_delayed().ravel()), list(s.to_delayed().ravel())
+    return list(y.to_delayed().ravel()), list(s.to_delayed().ravel()), dtype
 
 
 def _check_pos_label(pos_label):
@@ -159,6 +218,8 @@ def _chunk_inputs(y, s, pos_label):
 def _check_labels(label_sets, pos_label):
     """The union of the chunks' labels: raise as auklib does, or name a missing class."""
     labels = frozenset().union(*label_sets)
+    if not labels:  # every chunk is empty
+        raise ValueError(_EMPTY)
     numeric = [isinstance(v, Real) for v in labels]
     if any(numeric) and not all(numeric):
         raise TypeError(
@@ -214,69 +275,103 @@ def _check_int(value, name, low):
 # ------------------------------------------------- the exact sample sort
 
 
-def _chunk_table(y, s, pos_label):
-    """(scores ascending, positives, negatives per score, labels) of a chunk."""
+def _empty_table(dtype):
+    return np.zeros(0, dtype), np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+
+def _within_float(score):
+    """True when float64 holds every integer score exactly (|s| <= 2**53)."""
+    return int(score.min()) >= -_FLOAT_INT and int(score.max()) <= _FLOAT_INT
+
+
+def _chunk_table(y, s, pos_label, dtype):
+    """(scores ascending, positives, negatives per score, labels) of a chunk.
+
+    The scores keep ``dtype``: int64 or uint64 scores beyond 2**53 are
+    counted on their own distinct values, not on their float64 roundings.
+    """
     y_pos, score, labels = _chunk_inputs(y, s, pos_label)
     if score.shape[0] == 0:
-        return np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64), labels
+        return _empty_table(dtype) + (labels,)
+    if dtype.kind != "f":
+        if score.dtype.kind not in "biu":
+            raise TypeError(
+                f"y_score is declared as {dtype} but a chunk holds {score.dtype} values."
+            )
+        score = score.astype(dtype, copy=False)
+        if not _within_float(score):
+            values, inverse = np.unique(score, return_inverse=True)
+            total = np.bincount(inverse, minlength=values.shape[0])
+            pos = np.bincount(inverse[y_pos], minlength=values.shape[0])
+            return values, pos.astype(np.int64), (total - pos).astype(np.int64), labels
     fps, tps, thr = _binary_clf_counts(y_pos, score)
     # counts per distinct score, turned to increasing score order
     pos = np.diff(tps)[::-1].astype(np.int64)
     neg = np.diff(fps)[::-1].astype(np.int64)
-    return np.ascontiguousarray(thr[:0:-1]), pos, neg, labels
+    values = thr[:0:-1].astype(dtype)  # exact: floats, or integers within 2**53
+    return values, pos, neg, labels
 
 
 def _chunk_sample(table):
-    """Scores at evenly spaced ranks of the chunk, each with the weight it stands for."""
+    """Scores at evenly spaced ranks of the chunk, each with the weight it stands
+    for; the chunk's labels, class totals and number of distinct scores."""
     values, pos, neg, labels = table
     n = int(pos.sum() + neg.sum())
     if n == 0:
-        return np.zeros(0), np.zeros(0), labels, 0, 0
+        return values[:0], np.zeros(0), labels, 0, 0, 0
     k = min(_SAMPLES_PER_CHUNK, values.shape[0])
     ranks = (np.arange(k) + 0.5) * (n / k)
     at = np.searchsorted(np.cumsum(pos + neg), ranks, side="right")
     at = np.minimum(at, values.shape[0] - 1)
-    return values[at], np.full(k, n / k), labels, int(pos.sum()), int(neg.sum())
+    return (values[at], np.full(k, n / k), labels, int(pos.sum()), int(neg.sum()),
+            int(values.shape[0]))
 
 
-def _plan(n_ranges, pos_label, *samples):
-    """Check the labels of all chunks; choose the splitters of the score ranges."""
+def _summary(pos_label, samples):
+    """Check the labels of all chunks; gather the samples and the sizes."""
     _check_labels([smp[2] for smp in samples], pos_label)
-    n_pos = sum(smp[3] for smp in samples)
-    n_neg = sum(smp[4] for smp in samples)
-    values = np.concatenate([smp[0] for smp in samples])
-    weights = np.concatenate([smp[1] for smp in samples])
-    if values.shape[0] == 0:
-        return np.zeros(0), n_pos, n_neg
+    return (np.concatenate([smp[0] for smp in samples]),
+            np.concatenate([smp[1] for smp in samples]),
+            sum(smp[3] for smp in samples), sum(smp[4] for smp in samples),
+            sum(smp[5] for smp in samples), max(smp[5] for smp in samples))
+
+
+def _splitters(values, weights, n_ranges):
+    """R - 1 scores that cut the sample into R parts of about equal weight."""
+    if values.shape[0] == 0 or n_ranges == 1:
+        return values[:0]
     order = np.argsort(values, kind="stable")
     values, cum = values[order], np.cumsum(weights[order])
     targets = cum[-1] * np.arange(1, n_ranges) / n_ranges
-    splitters = values[np.minimum(np.searchsorted(cum, targets), values.shape[0] - 1)]
-    return np.unique(splitters), n_pos, n_neg
+    at = np.minimum(np.searchsorted(cum, targets), values.shape[0] - 1)
+    return np.unique(values[at])
 
 
-def _split(table, plan, n_ranges):
-    """Cut a chunk's table into the score ranges: range b holds sp[b-1] < s <= sp[b]."""
+def _split(table, splitters, n_ranges):
+    """Cut a chunk's table into the score ranges: range b holds sp[b-1] < s <= sp[b].
+
+    One task per chunk returns all its pieces (views of the table)."""
     values, pos, neg, _ = table
-    splitters = plan[0]
     cuts = np.searchsorted(values, splitters, side="right")
     bounds = np.concatenate(([0], cuts, [values.shape[0]]))
     pieces = [(values[a:b], pos[a:b], neg[a:b]) for a, b in zip(bounds[:-1], bounds[1:])]
-    pieces += [(np.zeros(0), np.zeros(0, np.int64), np.zeros(0, np.int64))] * (
-        n_ranges - len(pieces))
-    return pieces
+    pieces += [_empty_table(values.dtype)] * (n_ranges - len(pieces))
+    return tuple(pieces)
 
 
-def _merge(*pieces):
-    """One range's table: distinct scores in decreasing order with their counts."""
+def _merge(pieces):
+    """Merge sorted tables of one range: distinct scores ascending with their counts."""
+    if len(pieces) == 1:
+        return pieces[0]
     values = np.concatenate([pc[0] for pc in pieces])
     pos = np.concatenate([pc[1] for pc in pieces])
     neg = np.concatenate([pc[2] for pc in pieces])
     if values.shape[0] == 0:
         return values, pos, neg
     # the pieces are sorted runs: a stable sort (timsort) merges them fast
-    order = np.argsort(values, kind="stable")[::-1]
+    order = np.argsort(values, kind="stable")
     values, pos, neg = values[order], pos[order], neg[order]
+    del order
     starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
     if starts.shape[0] < values.shape[0]:
         values = values[starts]
@@ -289,23 +384,21 @@ def _range_totals(rng):
     return int(rng[1].sum()), int(rng[2].sum())
 
 
-def _offsets(plan, *totals):
-    """Each range's starting ROC vertex: the counts of all ranges above it."""
-    n_ranges = len(totals)
-    start = [None] * n_ranges
+def _offsets(totals):
+    """Each range's starting ROC vertex (F, T): the counts of all ranges above it."""
+    start = [None] * len(totals)
     fp = tp = 0
-    for b in range(n_ranges - 1, -1, -1):  # the highest scores first
+    for b in range(len(totals) - 1, -1, -1):  # the highest scores first
         start[b] = (fp, tp)
         tp += totals[b][0]
         fp += totals[b][1]
-    return start, plan[1], plan[2]
+    return start
 
 
-def _range_path(rng, offsets, b):
+def _range_path(rng, start, b):
     """The range's ROC vertices as counts, from the vertex it starts at."""
-    start, n_pos, n_neg = offsets
     fp0, tp0 = start[b]
-    _, pos, neg = rng
+    pos, neg = rng[1][::-1], rng[2][::-1]  # from the highest score down
     fps = np.empty(pos.shape[0] + 1, dtype=np.int64)
     tps = np.empty(pos.shape[0] + 1, dtype=np.int64)
     fps[0], tps[0] = fp0, tp0
@@ -313,11 +406,11 @@ def _range_path(rng, offsets, b):
     np.cumsum(pos, out=tps[1:])
     fps[1:] += fp0
     tps[1:] += tp0
-    return fps, tps, n_pos, n_neg
+    return fps, tps
 
 
-def _range_auk(rng, offsets, b):
-    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
+def _range_auk(rng, start, b, n_pos, n_neg):
+    fps, tps = _range_path(rng, start, b)
     if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
         return 0.0
     n_pos, n_neg = float(n_pos), float(n_neg)
@@ -328,8 +421,8 @@ def _range_auk(rng, offsets, b):
                   (n_neg - fps) / n_neg)
 
 
-def _range_auc(rng, offsets, b):
-    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
+def _range_auc(rng, start, b, n_pos, n_neg):
+    fps, tps = _range_path(rng, start, b)
     if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
         return 0.0
     # trapezoids of the ROC path, in counts: sum dF (T_i + T_i+1) / 2
@@ -338,51 +431,209 @@ def _range_auc(rng, offsets, b):
         2.0 * float(n_pos) * float(n_neg))
 
 
-def _range_kappa(rng, offsets, b, first):
+def _range_kappa(rng, start, b, n_pos, n_neg, first):
     """fpr, kappa and thresholds of the range's vertices (the start vertex too
     for the highest range, which starts at the empty prediction)."""
-    fps, tps, n_pos, n_neg = _range_path(rng, offsets, b)
-    values = rng[0]
+    fps, tps = _range_path(rng, start, b)
+    values = rng[0][::-1].astype(np.float64)  # as auklib.kappa_curve returns them
     if not first:
         fps, tps = fps[1:], tps[1:]
     else:
         values = np.concatenate(([np.inf], values))
     if _missing_class(n_pos, n_neg):
         nan = np.full(fps.shape, np.nan)
-        return np.stack([nan, nan, values.astype(np.float64)])
+        return np.stack([nan, nan, values])
     n_pos, n_neg = float(n_pos), float(n_neg)
     p, n = _shares(n_pos, n_neg)
     fpr, tpr = fps / n_neg, tps / n_pos
     kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
-    return np.stack([fpr, kappa, values.astype(np.float64)])
+    return np.stack([fpr, kappa, values])
 
 
-def _exact_graph(y_true, y_score, pos_label, n_ranges):
-    """Delayed merged ranges and their offsets (the graph shared by the exact scores)."""
+def _sum_parts(parts):
+    return float(np.sum(parts))
+
+
+def _concat_curve(parts):
+    return np.concatenate(parts, axis=1)
+
+
+# -- the cluster: threads and memory, for the number of ranges and the warning
+
+
+def _active_client():
+    """The distributed Client the current scheduler belongs to, or None."""
+    client = getattr(dask.base.get_scheduler(), "__self__", None)
+    return client if hasattr(client, "scheduler_info") else None
+
+
+def _process_memory():
+    """The resident memory of this process (run on each worker)."""
+    try:
+        import psutil
+    except ImportError:
+        return 0
+    return int(psutil.Process().memory_info().rss)
+
+
+def _cluster():
+    """(threads, workers, distributed): per worker its threads, its memory limit
+    in bytes (None: none; on one machine, the memory available now) and the
+    memory its process uses now."""
+    client = _active_client()
+    if client is not None:
+        try:
+            info = client.scheduler_info(n_workers=-1)
+        except TypeError:  # an older distributed
+            info = client.scheduler_info()
+        try:  # each worker's process memory now (the heartbeat's figure lags)
+            used = client.run(_process_memory)
+        except Exception:  # noqa: BLE001 - fall back on the scheduler's metrics
+            used = {}
+        workers = [(int(w.get("nthreads", 1)), w.get("memory_limit") or None,
+                    int(used.get(addr) or w.get("metrics", {}).get("memory", 0)))
+                   for addr, w in info.get("workers", {}).items()]
+        if workers:
+            return sum(w[0] for w in workers), workers, True
+        return 1, [], True
+    scheduler = dask.base.get_scheduler()
+    if scheduler is dask.local.get_sync:
+        threads = 1
+    else:
+        threads = dask.config.get("num_workers", None) or os.cpu_count() or 1
+    try:
+        import psutil
+
+        memory = int(psutil.virtual_memory().available)
+    except ImportError:
+        memory = None
+    return threads, [(threads, memory, 0)], False
+
+
+def _choose_n_ranges(n_entries, threads, workers):
+    """Ranges of about 2**20 distinct scores, at least one per thread (when the
+    data fill them), enough that one merge fits in a quarter of a thread's
+    share of its worker's memory, and at most 16 per thread: the number
+    depends on the data and the cluster, never on the number of chunks."""
+    r = -(-n_entries // _RANGE_ENTRIES)
+    r = max(r, min(threads, -(-n_entries // (_RANGE_ENTRIES // 4))))
+    per_thread = [w[1] / w[0] for w in workers if w[1]]
+    if per_thread:
+        r = max(r, -(-_MERGE_BYTES * n_entries // int(min(per_thread) / 4)))
+    return int(max(1, min(r, _MAX_RANGES_PER_THREAD * threads)))
+
+
+def _memory_need(n_entries, n_ranges, threads):
+    """Bytes the sort holds at its peak: the chunks' tables, the merged ranges,
+    and the merges at work (one range per thread)."""
+    merging = min(threads, n_ranges) * -(-n_entries // n_ranges)
+    return 2 * _TABLE_BYTES * n_entries + (_MERGE_BYTES - _TABLE_BYTES) * merging
+
+
+def _warn_memory(n_entries, n_ranges, cluster, caller):
+    """Warn (ClusterMemoryWarning) when the sort's peak will not fit in the
+    room the workers had before it started: on a distributed cluster, its
+    memory target (the share of the limit where spilling starts) less what
+    each worker's process used; on one machine, the memory available."""
+    threads, workers, distributed = cluster
+    need = _memory_need(n_entries, n_ranges, threads)
+    limits = [w[1] for w in workers if w[1]]
+    if not limits or len(limits) < len(workers):
+        return None
+    GiB = 2**30
+    if distributed:
+        frac = dask.config.get("distributed.worker.memory.target", 0.6) or \
+            dask.config.get("distributed.worker.memory.spill", 0.7) or 1.0
+        room = sum(max(0.0, frac * w[1] - w[2]) for w in workers)
+        where = (f"the {len(workers)} workers had {room / GiB:.2f} GiB of room before "
+                 f"spilling to disk (distributed.worker.memory.target = {frac:g} of "
+                 f"their limits, {sum(limits) / GiB:.1f} GiB in all, less the "
+                 f"{sum(w[2] for w in workers) / GiB:.2f} GiB their processes used)")
+    else:
+        room = limits[0]
+        where = f"this machine had {room / GiB:.2f} GiB available"
+    if need <= room:
+        return None
+    warnings.warn(
+        f"{caller}: the exact sort of {n_entries:,} distinct scores (summed over the "
+        f"chunks) in {n_ranges} score ranges needs about {need / GiB:.2f} GiB at its "
+        f"peak ({_TABLE_BYTES} bytes per distinct score for the chunks' tables, "
+        f"{_TABLE_BYTES} again for the merged ranges, and {_MERGE_BYTES} per score of "
+        f"each range being merged), but {where}. Expect heavy spilling and a slow run; "
+        "add workers or memory, or bound the AUK in one pass with auk_score_bounds.",
+        ClusterMemoryWarning, stacklevel=4)
+    return need
+
+
+# -- the graph
+
+
+def _graph(name, layer, dependencies):
+    return HighLevelGraph.from_collections(name, layer, dependencies=dependencies)
+
+
+def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller):
+    """Count per chunk (persisted), then build the sort's graph.
+
+    Returns (layer, dependencies, range keys, offsets key, n_pos, n_neg): the
+    caller adds the tasks that integrate each range and computes.  The graph
+    has O(chunks x ranges) tasks, and the default number of ranges depends on
+    the data size and the cluster, not on the number of chunks.
+    """
     _check_pos_label(pos_label)
-    ys, ss = _blocks(y_true, y_score)
-    if n_ranges is None:
-        n_ranges = max(1, len(ss))
-    n_ranges = _check_int(n_ranges, "n_ranges", 1)
-    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label) for y, s in zip(ys, ss)]
+    if n_ranges is not None:
+        n_ranges = _check_int(n_ranges, "n_ranges", 1)
+    ys, ss, dtype = _blocks(y_true, y_score)
+    n_chunks = len(ss)
+    cluster = _cluster()  # the workers' memory before the sort
+    # phase 1: the chunks' tables stay on the workers; the samples come back
+    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label, dtype)
+              for y, s in zip(ys, ss)]
     samples = [delayed(_chunk_sample, pure=True)(t) for t in tables]
-    plan = delayed(_plan, pure=True)(n_ranges, pos_label, *samples)
-    pieces = [delayed(_split, pure=True, nout=n_ranges)(t, plan, n_ranges) for t in tables]
-    ranges = [delayed(_merge, pure=True)(*[pc[b] for pc in pieces]) for b in range(n_ranges)]
-    totals = [delayed(_range_totals, pure=True)(r) for r in ranges]
-    offsets = delayed(_offsets, pure=True)(plan, *totals)
-    return ranges, offsets
-
-
-def _sum_ranges(parts, offsets):
-    _, n_pos, n_neg = offsets
-    return float(np.sum(parts)), _missing_class(n_pos, n_neg)
+    summary = delayed(_summary, pure=True)(pos_label, samples)
+    *tables, summary = dask.persist(*tables, summary)
+    values, weights, n_pos, n_neg, n_entries, _ = summary.compute()
+    if n_pos + n_neg == 0:
+        raise ValueError(_EMPTY)
+    if n_ranges is None:
+        n_ranges = _choose_n_ranges(n_entries, cluster[0], cluster[1])
+    _warn_memory(n_entries, n_ranges, cluster, caller)
+    splitters = _splitters(values, weights, n_ranges)
+    del values, weights
+    # phase 2: split each chunk once, merge each range in a tree, prefix sums
+    token = tokenize([t.key for t in tables], splitters, n_ranges)
+    pname, gname, mname = f"auk-split-{token}", f"auk-piece-{token}", f"auk-merge-{token}"
+    tot_name, off_name = f"auk-totals-{token}", f"auk-offsets-{token}"
+    layer = {}
+    for i in range(n_chunks):
+        layer[(pname, i)] = (_split, tables[i].key, splitters, n_ranges)
+    range_keys = []
+    for b in range(n_ranges):
+        keys = [(gname, b, i) for i in range(n_chunks)]
+        for i in range(n_chunks):
+            layer[keys[i]] = (operator.getitem, (pname, i), b)
+        depth = 0
+        while depth == 0 or len(keys) > 1:
+            groups = [keys[j:j + _MERGE_FANIN] for j in range(0, len(keys), _MERGE_FANIN)]
+            keys = [(mname, b, depth, g) for g in range(len(groups))]
+            for key, group in zip(keys, groups):
+                layer[key] = (_merge, list(group))
+            depth += 1
+        range_keys.append(keys[0])
+        layer[(tot_name, b)] = (_range_totals, keys[0])
+    layer[off_name] = (_offsets, [(tot_name, b) for b in range(n_ranges)])
+    return layer, tables, range_keys, off_name, n_pos, n_neg, token
 
 
 def _score(func, caller, y_true, y_score, pos_label, n_ranges):
-    ranges, offsets = _exact_graph(y_true, y_score, pos_label, n_ranges)
-    parts = [delayed(func, pure=True)(r, offsets, b) for b, r in enumerate(ranges)]
-    value, missing = dask.compute(delayed(_sum_ranges, pure=True)(parts, offsets))[0]
+    layer, deps, ranges, off, n_pos, n_neg, token = _exact_ranges(
+        y_true, y_score, pos_label, n_ranges, caller)
+    name = f"auk-{caller}-{token}"
+    for b, key in enumerate(ranges):
+        layer[(name, b)] = (func, key, off, b, n_pos, n_neg)
+    layer[name] = (_sum_parts, [(name, b) for b in range(len(ranges))])
+    value = dask.compute(Delayed(name, _graph(name, layer, deps)))[0]
+    missing = _missing_class(n_pos, n_neg)
     if missing:
         _warn_missing(missing, caller)
         return float("nan")
@@ -407,8 +658,12 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
     n_ranges : int, default=None
-        The number of score ranges of the distributed sort (the number of
-        tasks that merge and integrate); None means one per chunk.
+        The number of score ranges of the distributed sort (the ranges are
+        merged and integrated in parallel).  None chooses it from the data
+        and the cluster, never from the number of chunks: ranges of about
+        2**20 distinct scores, at least one per thread when the data fill
+        them, enough that one merge fits in a quarter of a thread's share of
+        its worker's memory limit, at most 16 per thread.
 
     Returns
     -------
@@ -427,8 +682,32 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     merged on one worker, and a prefix sum of the ranges' class totals (from
     the highest range down) gives the ROC vertex where each range's stretch
     of the path begins.  Each range then adds the exact integral of kappa
-    along its segments.  Memory per task is about 24 bytes per distinct
-    score of a chunk or range.  Sample weights are not supported.
+    along its segments.  Sample weights are not supported.
+
+    **Memory.**  A chunk's table holds 24 bytes per distinct score of the
+    chunk (the score and two int64 counts); counting it needs about 40
+    bytes per row of the chunk while it sorts.  The tables stay on the
+    workers until the ranges are merged, and the merged ranges hold 24
+    bytes per distinct score again; a range being merged needs about 80
+    bytes per distinct score (its pieces, their concatenation, the merge
+    order and the result).  So the cluster must hold about::
+
+        48 bytes x (distinct scores summed over the chunks)
+          + 56 bytes x (distinct scores of the ranges merging at once)
+
+    e.g. 4.8 GB plus the merges for 10**8 distinct scores.  When this
+    exceeds the room the workers have before they spill to disk (their
+    ``distributed.worker.memory.target`` share of the memory limit, less
+    what their processes already use), a :class:`ClusterMemoryWarning`
+    says so with the numbers, before the ranges are built.  The bounds
+    (:func:`auk_score_bounds`) need a few MB whatever the data size.
+
+    **Progress.**  The work is two or three ``dask.compute`` calls.  On
+    Dask's local schedulers, wrap the call in
+    ``with dask.diagnostics.ProgressBar():`` to see a bar per phase; on a
+    ``distributed`` cluster, watch the dashboard (``client.dashboard_link``):
+    its task stream and progress panes show the tables, merges and
+    integrals as they run.
 
     References
     ----------
@@ -483,10 +762,6 @@ def roc_auc_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     return _score(_range_auc, "roc_auc_score", y_true, y_score, pos_label, n_ranges)
 
 
-def _concat_curve(first, *rest):
-    return np.concatenate((first,) + rest, axis=1)
-
-
 def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
     """Cohen's kappa against the false positive rate, one point per threshold.
 
@@ -516,11 +791,14 @@ def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
     >>> kappa
     array([0. , 0.5, 0. , 0.5, 0. ])
     """
-    ranges, offsets = _exact_graph(y_true, y_score, pos_label, n_ranges)
+    layer, deps, ranges, off, n_pos, n_neg, token = _exact_ranges(
+        y_true, y_score, pos_label, n_ranges, "kappa_curve")
+    name = f"auk-kappa_curve-{token}"
     top = len(ranges) - 1
-    parts = [delayed(_range_kappa, pure=True)(ranges[b], offsets, b, b == top)
-             for b in range(top, -1, -1)]
-    curve, (_, n_pos, n_neg) = dask.compute(delayed(_concat_curve)(*parts), offsets)
+    for b in range(top, -1, -1):
+        layer[(name, b)] = (_range_kappa, ranges[b], off, b, n_pos, n_neg, b == top)
+    layer[name] = (_concat_curve, [(name, b) for b in range(top, -1, -1)])
+    curve = dask.compute(Delayed(name, _graph(name, layer, deps)))[0]
     missing = _missing_class(n_pos, n_neg)
     if missing:
         _warn_missing(missing, "kappa_curve")
@@ -546,10 +824,24 @@ def _check_range(value):
 
 
 def _bin_coordinate(score, lo, hi, n_bins):
-    """x = (s - lo) n_bins / (hi - lo): non-decreasing in s, bin = floor(x)."""
-    scale = n_bins / (hi - lo) if hi > lo else 0.0
-    x = np.subtract(score, lo, dtype=np.float64)
-    x *= scale
+    """x = (s - lo) / (hi - lo) n_bins: non-decreasing in s, bin = floor(x).
+
+    Every step rounds monotonically, so the order of the scores is kept
+    (which is all the bounds need).  When hi - lo overflows (scores near
+    +-1.8e308) the scores and the ends are halved first; a width in
+    subnormal numbers is divided by, never inverted.
+    """
+    if not hi > lo:
+        return np.zeros(score.shape[0])
+    width = hi - lo
+    if np.isfinite(width):
+        x = np.subtract(score, lo, dtype=np.float64)
+    else:
+        x = np.multiply(score, 0.5, dtype=np.float64)
+        x -= 0.5 * lo
+        width = 0.5 * hi - 0.5 * lo
+    x /= width
+    x *= n_bins
     return x
 
 
@@ -711,18 +1003,22 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
     n_bins = _check_int(n_bins, "n_bins", 1)
     refine = _check_int(refine, "refine", 0)
     rng = _check_range(range)
-    ys, ss = _blocks(y_true, y_score)
+    ys, ss, _ = _blocks(y_true, y_score)
     if rng is None:
         mm = [delayed(_chunk_minmax, pure=True)(y, s, pos_label) for y, s in zip(ys, ss)]
         mm = dask.compute(*mm)
         _check_labels([m[2] for m in mm], pos_label)
         lo, hi = min(m[0] for m in mm), max(m[1] for m in mm)
+        if lo > hi:  # no chunk holds a score
+            raise ValueError(_EMPTY)
     else:
         lo, hi = rng
     hists = [delayed(_chunk_hist, pure=True)(y, s, pos_label, lo, hi, n_bins)
              for y, s in zip(ys, ss)]
     pos, neg, label_sets = dask.compute(delayed(_sum_hists)(*hists))[0]
     _check_labels(label_sets, pos_label)
+    if pos.sum() + neg.sum() == 0:
+        raise ValueError(_EMPTY)
     missing = _missing_class(int(pos.sum()), int(neg.sum()))
     if missing:
         _warn_missing(missing, "auk_score_bounds")

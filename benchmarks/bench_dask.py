@@ -1,6 +1,7 @@
 """auklib.dask on Parquet files on disk, against single-process auklib.
 
     python benchmarks/bench_dask.py                    # 10^7 rows, about a minute
+    python benchmarks/bench_dask.py --chunk-scaling-only   # time against chunks
     python benchmarks/bench_dask.py --n 1e8 --bounds-n 1e9 \\
         --out chapters/data/dask_bench.json            # the book's run (long)
 
@@ -21,6 +22,10 @@ second, larger data set on which only the bounds run, at 4096 bins, unless
 its predicted time exceeds ``--budget`` seconds (the exact sort needs
 about 24 bytes per distinct score in the workers' memory, which a billion
 distinct scores do not fit on a 24 GiB machine).
+
+First it times the exact AUK against the number of chunks (10, 30, 100, 300
+and 1,000 chunks of 10 values, on the same cluster): the task graph grows
+linearly in the chunks, so the time per chunk must not grow.
 """
 
 import argparse
@@ -162,6 +167,119 @@ def bench_size(n, args, exact, single, n_bins_list=N_BINS, refine=True):
     return row
 
 
+CHUNK_COUNTS = (10, 30, 100, 300, 1000)
+
+
+def chunk_scaling(args, chunk_len=10):
+    """Seconds of auklib.dask.auk_score against the number of chunks."""
+    import dask
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import auklib
+    import auklib.dask as ad
+
+    rows = []
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
+                      memory_limit=args.memory_limit, dashboard_address=None,
+                      silence_logs=40) as cluster, Client(cluster) as client:
+        with dask.config.set(scheduler=client.get):
+            for n_chunks in (10,) + CHUNK_COUNTS:  # the first run warms up
+                rng = np.random.default_rng(n_chunks)
+                n = n_chunks * chunk_len
+                y = rng.random(n) < 0.3
+                y[:2] = [False, True]
+                s = rng.normal(size=n) + y
+                y_d = da.from_array(y, chunks=chunk_len)
+                s_d = da.from_array(s, chunks=chunk_len)
+                t0 = time.perf_counter()
+                got = ad.auk_score(y_d, s_d)
+                sec = time.perf_counter() - t0
+                assert abs(got - auklib.auk_score(y, s)) < 1e-12
+                # dask's own overhead on the same chunks: a tree-reduction sum
+                t0 = time.perf_counter()
+                dask.compute(y_d.sum(), s_d.sum())
+                sum_sec = time.perf_counter() - t0
+                rows.append({"chunks": n_chunks, "rows": n, "seconds": sec,
+                             "dask_sum_seconds": sum_sec})
+    rows = rows[1:]
+    print(f"exact AUK against the number of chunks ({chunk_len} values each, "
+          f"{args.workers} workers; dask's own sum of the same chunks for scale):",
+          flush=True)
+    print("  chunks   seconds   ms per chunk   x time at 10 chunks   dask sum (s)   "
+          "AUK / sum", flush=True)
+    for r in rows:
+        print(f"  {r['chunks']:6d} {r['seconds']:9.2f} {1e3 * r['seconds'] / r['chunks']:14.1f}"
+              f" {r['seconds'] / rows[0]['seconds']:21.1f} {r['dask_sum_seconds']:14.2f}"
+              f" {r['seconds'] / r['dask_sum_seconds']:11.1f}", flush=True)
+    return rows
+
+
+def _spilled_bytes(dask_worker):
+    metrics = getattr(dask_worker.data, "cumulative_metrics", {})
+    return int(metrics.get(("disk-write", "bytes"), 0))
+
+
+def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
+    """The exact AUK of n continuous scores generated on a fresh LocalCluster.
+
+    Returns seconds, each worker's peak RSS and bytes spilled to disk, the
+    need auklib.dask predicts, and whether it warned (ClusterMemoryWarning).
+    """
+    import warnings
+
+    import dask
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import auklib.dask as ad
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      memory_limit=memory_limit, dashboard_address=None,
+                      silence_logs=50) as cluster, Client(cluster) as client:
+        with dask.config.set(scheduler=client.get):
+            rng = da.random.default_rng(seed)
+            y = rng.random(n, chunks=chunk) < 0.1
+            s = rng.normal(size=n, chunks=chunk) + 1.2 * y
+            y, s = dask.persist(y, s)  # the data sit on the workers first
+            client.run(lambda: None)
+            base = client.run(_maxrss_bytes)
+            t0 = time.perf_counter()
+            # what the memory check decided (warnings.catch_warnings is not
+            # thread-safe, and distributed's threads use it: record the call)
+            decided = []
+            check = ad._warn_memory
+
+            def spy(*a, **k):
+                decided.append(check(*a, **k))
+                return decided[-1]
+
+            ad._warn_memory = spy
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ad.ClusterMemoryWarning)
+                    auk = ad.auk_score(y, s)
+            finally:
+                ad._warn_memory = check
+            seconds = time.perf_counter() - t0
+            peaks = client.run(_maxrss_bytes)
+            spilled = client.run(_spilled_bytes)
+            threads, info, _ = ad._cluster()
+    warned = [d for d in decided if d is not None]
+    others = []
+    need = ad._memory_need(n, ad._choose_n_ranges(n, threads, info), threads)
+    row = {"rows": n, "workers": workers, "memory_limit": memory_limit, "auk": auk,
+           "seconds": seconds, "data_rss_bytes_per_worker": sorted(base.values()),
+           "peak_rss_bytes_per_worker": sorted(peaks.values()),
+           "spilled_bytes_per_worker": sorted(spilled.values()),
+           "predicted_need_bytes": need, "warned": warned, "other_warnings": others}
+    print(f"memory: {n:.0e} rows, {workers} workers of {memory_limit}: {seconds:.1f} s, "
+          f"peak RSS {[round(p / 2**30, 2) for p in row['peak_rss_bytes_per_worker']]} GiB"
+          f", spilled {[round(p / 2**30, 2) for p in row['spilled_bytes_per_worker']]} GiB,"
+          f" predicted need {need / 2**30:.2f} GiB, warned: {bool(warned)} {others}", flush=True)
+    return row
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7, help="rows (exact and bounds)")
@@ -177,10 +295,29 @@ def main():
     parser.add_argument("--data-dir", default="/tmp/auklib_dask_bench")
     parser.add_argument("--keep", action="store_true", help="keep the Parquet files")
     parser.add_argument("--out", default=None, help="write the results as JSON here")
+    parser.add_argument("--chunk-scaling-only", action="store_true",
+                        help="only time the exact AUK against the number of chunks")
+    parser.add_argument("--memory-only", default=None, metavar="JSON",
+                        help="only measure the exact sort's memory on 1e7 rows (ample "
+                             "and tight worker limits) and write the results here")
     args = parser.parse_args()
     import dask
     import distributed
 
+    if args.memory_only:
+        runs = [memory_run(10**7, limit) for limit in ("3GiB", "768MiB")]
+        with open(args.memory_only, "w") as fh:
+            json.dump({"machine": {"cpus": os.cpu_count(),
+                                   "python": platform.python_version(),
+                                   "dask": dask.__version__,
+                                   "distributed": distributed.__version__,
+                                   "numpy": np.__version__},
+                       "date": time.strftime("%Y-%m-%d"), "runs": runs}, fh, indent=1)
+            fh.write("\n")
+        return
+    scaling = chunk_scaling(args)
+    if args.chunk_scaling_only:
+        return
     rows = [bench_size(int(args.n), args, exact=True, single=args.n <= args.single_max)]
     skipped = None
     if args.bounds_n:
@@ -205,6 +342,7 @@ def main():
                     "memory_limit": args.memory_limit, "rows_per_file": args.rows_per_file},
         "runs": rows,
         "skipped": skipped,
+        "chunk_scaling": scaling,
     }
     if args.out:
         with open(args.out, "w") as fh:

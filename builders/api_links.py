@@ -2,7 +2,8 @@
 
 Loaded through ``sphinx.local_extensions`` in ``_config.yml``.  It
 
-* writes one page per public name of auklib (``auklib.__all__``) into
+* writes one page per public name of auklib (``auklib.__all__``), and one
+  per public name of the optional ``auklib.dask`` (pages ``dask.<name>``), into
   ``chapters/api/generated/`` when Sphinx starts, before the table of
   contents is read (``_toc.yml`` takes them with a glob), and removes the
   pages of names that left ``__all__``.  A page holds ``autofunction``,
@@ -10,15 +11,16 @@ Loaded through ``sphinx.local_extensions`` in ``_config.yml``.  It
   read by napoleon (numpydoc sections) with its runnable Examples.  A name
   added to ``__all__`` gets its page without any edit here;
 * offers the directive ``auklib-api-summary``: autosummary's table (name and
-  first line of the docstring) over the same ``__all__``, for
-  ``chapters/api/index.md``;
+  first line of the docstring) over the same ``__all__`` (or, given the
+  argument ``auklib.dask``, over ``auklib.dask.__all__``), for
+  ``chapters/api/index.rst``;
 * turns the numbered references of the docstrings (``.. [1] ...``, numpydoc
   style) into an enumerated list, so that the pages need no footnote
   references (docutils warns about unreferenced footnotes);
 * links, on every other page, the first inline-code mention of each public
   name (``kappa_curve``, ``auklib.kappa_curve``, ``kappa_curve(y, s)``,
-  ``KappaCurveDisplay.from_predictions``) to its API page, so that no
-  chapter needs editing.  Code cells are left alone.
+  ``KappaCurveDisplay.from_predictions``, ``auklib.dask.auk_score``) to its
+  API page, so that no chapter needs editing.  Code cells are left alone.
 """
 
 import os
@@ -30,12 +32,33 @@ from docutils.statemachine import StringList
 API_DOC = "chapters/api/index"
 GENERATED = "chapters/api/generated"
 MODULE = "auklib"
+DASK = "dask"  # the optional submodule auklib.dask: pages dask.<name>
 
 
 def public_names():
     import auklib
 
     return list(auklib.__all__)
+
+
+def dask_names():
+    """The public names of auklib.dask (none when Dask is not installed)."""
+    try:
+        import auklib.dask as module
+    except ImportError:
+        return []
+    return list(module.__all__)
+
+
+def page_names():
+    """Every API page: auklib's names, then ``dask.<name>`` for auklib.dask's."""
+    return public_names() + [f"{DASK}.{name}" for name in dask_names()]
+
+
+def _module_and_name(page):
+    if page.startswith(DASK + "."):
+        return f"{MODULE}.{DASK}", page[len(DASK) + 1:]
+    return MODULE, page
 
 
 def _directive(obj):
@@ -50,19 +73,20 @@ def _directive(obj):
     return "autofunction", []
 
 
-def page_text(name):
-    """The reST source of the API page of ``auklib.<name>``."""
-    import auklib
+def page_text(page):
+    """The reST source of the API page of ``auklib.<page>``."""
+    import importlib
 
-    directive, options = _directive(getattr(auklib, name))
+    module, name = _module_and_name(page)
+    directive, options = _directive(getattr(importlib.import_module(module), name))
     lines = [
-        f".. This page is written by builders/api_links.py from {MODULE}.__all__;",
+        f".. This page is written by builders/api_links.py from {module}.__all__;",
         "   edits here are overwritten.",
         "",
-        name,
-        "=" * len(name),
+        page,
+        "=" * len(page),
         "",
-        f".. currentmodule:: {MODULE}",
+        f".. currentmodule:: {module}",
         "",
         f".. {directive}:: {name}",
     ]
@@ -74,7 +98,7 @@ def write_pages(srcdir):
     """Write (only if changed) one page per public name; drop stale pages."""
     folder = os.path.join(srcdir, *GENERATED.split("/"))
     os.makedirs(folder, exist_ok=True)
-    names = public_names()
+    names = page_names()
     wanted = {f"{name}.rst" for name in names}
     for entry in os.listdir(folder):
         if entry.endswith(".rst") and entry not in wanted:
@@ -101,14 +125,18 @@ def _summary_directive():
     from sphinx.ext.autosummary import Autosummary
 
     class AukApiSummary(Autosummary):
-        """autosummary over ``auklib.__all__``; the page sets ``currentmodule:: auklib``."""
+        """autosummary over ``auklib.__all__`` (or ``auklib.dask.__all__`` with the
+        argument ``auklib.dask``); the page sets the matching ``currentmodule``."""
 
         has_content = False
         required_arguments = 0
+        optional_arguments = 1
 
         def run(self):
+            dask = self.arguments[:1] == [f"{MODULE}.{DASK}"]
             self.content = StringList(
-                list(public_names()), source="auklib.__all__"
+                dask_names() if dask else list(public_names()),
+                source=f"{MODULE}.{DASK}.__all__" if dask else "auklib.__all__",
             )
             return super().run()
 
@@ -146,6 +174,7 @@ def _on_doctree_resolved(app, doctree, docname):
     if app.builder.format != "html":
         return
     names = set(public_names())
+    dask = set(dask_names())
     env = app.builder.env
     linked = set()
     for literal in list(doctree.findall(nodes.literal)):
@@ -155,13 +184,19 @@ def _on_doctree_resolved(app, doctree, docname):
                for a in _ancestors(literal)):
             continue
         m = MENTION.match(literal.astext().strip())
-        if not m or m.group("name") not in names or m.group("name") in linked:
+        if not m:
             continue
-        name = m.group("name")
+        name, attr = m.group("name"), m.group("attr") or ""
+        if name == DASK and attr[1:] in dask:  # auklib.dask.<name>
+            name, attr = f"{DASK}{attr}", ""
+        elif name not in names and name in dask:  # a name only auklib.dask has
+            name = f"{DASK}.{name}"
+        elif name not in names:
+            continue
         target = f"{GENERATED}/{name}"
-        if target not in env.all_docs:
+        if name in linked or target not in env.all_docs:
             continue
-        anchor = f"{MODULE}.{name}{m.group('attr') or ''}"
+        anchor = f"{MODULE}.{name}{attr}"
         uri = app.builder.get_relative_uri(docname, target) + "#" + anchor
         ref = nodes.reference("", "", internal=True, refuri=uri,
                               reftitle=f"API reference: {MODULE}.{name}")

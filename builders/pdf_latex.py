@@ -9,10 +9,23 @@
   content: a table cannot break across pages, and one taller than the
   space left inside a framed box sends LaTeX into an endless loop of pages.
   A table with much text is set as a longtable (it breaks across pages).
+* Tables fit the line: each column is at least as wide as its longest word
+  and the rest of the line is shared by what each column needs beyond that;
+  cells are ragged right and the first column (the rows' names) is never
+  hyphenated (tabulary squeezed the rubrics' first column until
+  "denominator" broke, and its "points" header ran into the next column).
+* Code the HTML folds away (cells tagged hide-input or hide-cell) is left
+  out; the cells' outputs stay, and the text says the code is in the
+  notebook ({print} phrases, builders/print_web.py).
+* The book's parts (the captions of _toc.yml) are the PDF's parts, the
+  contents are headed "Contents" (not the first caption, "START HERE"), and
+  the landing page's sections are sections of one chapter, "Introduction".
 * Chapter numbers as in the HTML book: the pages before the first chapter
-  (the landing page's sections, notation, glossary, course) and after the
+  (the introduction, notation, glossary, course) and after the
   last (bibliography, API reference) are unnumbered chapters; chapter 1 is
   ch01.
+* Chapters start on the next page (``openany``): the PDF is read on screen
+  or printed one-sided, so no blank pages.
 * Figures are not floats (``figure_align = "H"``): a figure inside an
   exercise's solution (an admonition box) cannot float.
 * The monospace font is DejaVu Sans Mono (code outputs print symbols such as
@@ -67,25 +80,120 @@ class TaggedMath(SphinxPostTransform):
 
 LONG_TABLE = 1500  # characters of text
 
+# -- table layout ---------------------------------------------------------------
+# The PDF's text is 6.5 in wide (letter paper, Sphinx's 1 in margins); a table
+# column is its text width plus \tabcolsep (6pt) on either side.
+LINE_WIDTH = 469.0   # pt
+PADDING = 12.0       # pt, 2 * \tabcolsep
+SLACK = 3.0          # pt, for the estimate's error
+# Widths of 10pt text, per character, rounded up from FreeSerif (body),
+# FreeSans (headers) and DejaVu Sans Mono (code): an estimate that errs wide.
+SERIF = {"lower": 5.0, "upper": 7.2, "digit": 5.0, "other": 3.6}
+SANS = {"lower": 5.6, "upper": 7.2, "digit": 5.6, "other": 3.6}
+MONO = 5.6
+MATH_BREAK = re.compile(r"\\(?:le|ge|leq|geq|ne|neq|cdot|times|quad|qquad|approx)\b|[=+\-<>,]")
 
-def set_widths(table):
-    """Column widths in proportion to each column's text (at least 12%)."""
-    for tgroup in table.findall(nodes.tgroup):
-        specs = [c for c in tgroup.children if isinstance(c, nodes.colspec)]
-        if not specs:
+
+def _chars_width(text, metrics):
+    width = 0.0
+    for ch in text:
+        kind = ("lower" if ch.islower() else "upper" if ch.isupper()
+                else "digit" if ch.isdigit() else "other")
+        width += metrics[kind]
+    return width
+
+
+def _math_pieces(src):
+    """Widths of the pieces of inline maths between the places TeX may break it."""
+    pieces = MATH_BREAK.split(src)
+    out = []
+    for piece in pieces:
+        piece = re.sub(r"\\[A-Za-z]+", "x", piece)      # \hat, \kappa: one glyph at most
+        piece = re.sub(r"[{}_^\s]", "", piece)
+        out.append(len(piece) * SERIF["lower"] * 1.1)
+    return out
+
+
+def cell_widths(entry, header=False):
+    """(longest unbreakable piece, whole text on one line) of a table cell, in pt."""
+    metrics = SANS if header else SERIF
+    longest = line = 0.0
+    for node in entry.findall(lambda n: isinstance(n, (nodes.Text, nodes.math))):
+        if isinstance(node, nodes.Text) and any(isinstance(a, nodes.math) for a in _ancestors(node)):
+            continue                                  # counted with its math node
+        if isinstance(node, nodes.math):
+            pieces = _math_pieces(node.astext())
+            longest = max([longest] + pieces)
+            line += sum(pieces) + 2 * metrics["other"] * (len(pieces) - 1)
             continue
-        chars = [0] * len(specs)
-        for row in tgroup.findall(nodes.row):
-            for k, entry in enumerate(row.children[:len(specs)]):
-                chars[k] += len(entry.astext())
-        total = sum(chars) or 1
-        shares = [max(12, round(100 * c / total)) for c in chars]
-        for spec, share in zip(specs, shares):
-            spec["colwidth"] = share
-    if "colwidths-given" not in table["classes"]:
-        table["classes"].append("colwidths-given")
-    if "colwidths-auto" in table["classes"]:
-        table["classes"].remove("colwidths-auto")
+        literal = any(isinstance(a, nodes.literal) for a in _ancestors(node))
+        for word in str(node).split():
+            w = len(word) * MONO if literal else _chars_width(word, metrics)
+            longest = max(longest, w)
+            line += w + metrics["other"]
+    return longest, line
+
+
+def _ancestors(node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def column_widths(mins, naturals, total=LINE_WIDTH):
+    """Widths (pt) for columns that need at least ``mins`` and at most ``naturals``.
+
+    Each column gets its minimum (its longest unbreakable word), and the rest
+    of the line is shared in proportion to what each column needs beyond it;
+    a table whose columns all fit on one line is set at its natural widths.
+    """
+    if sum(naturals) <= total:
+        return list(naturals)
+    if sum(mins) >= total:
+        return list(mins)
+    need = [n - m for m, n in zip(mins, naturals)]
+    rest = total - sum(mins)
+    return [m + rest * d / sum(need) for m, d in zip(mins, need)]
+
+
+NO_HYPHENS = r"\hyphenpenalty=10000\exhyphenpenalty=10000"
+
+
+def table_spec(table):
+    """A LaTeX column spec that fits ``table`` in the line, or None (no columns found).
+
+    Every column is ragged right and at least as wide as its longest word (so
+    nothing sticks out into the margin); the first column, which names the
+    rows, is never hyphenated.
+    """
+    for tgroup in table.findall(nodes.tgroup):
+        ncols = int(tgroup.get("cols", 0))
+        if not ncols:
+            return None
+        mins, naturals = [0.0] * ncols, [0.0] * ncols
+        for part in tgroup.children:
+            if not isinstance(part, (nodes.thead, nodes.tbody)):
+                continue
+            for row in part.findall(nodes.row):
+                k = 0
+                for entry in row.children:
+                    if k >= ncols:
+                        break
+                    span = 1 + int(entry.get("morecols", 0))
+                    longest, line = cell_widths(entry, header=isinstance(part, nodes.thead))
+                    if span == 1:
+                        mins[k] = max(mins[k], longest + PADDING + SLACK)
+                        naturals[k] = max(naturals[k], line + PADDING + SLACK)
+                    k += span
+        naturals = [max(m, n) for m, n in zip(mins, naturals)]
+        widths = column_widths(mins, naturals)
+        cols = []
+        for k, w in enumerate(widths):
+            prefix = r"\raggedright\arraybackslash" + (NO_HYPHENS if k == 0 else "")
+            cols.append(r">{%s}\X{%d}{%d}" % (prefix, round(w * 10), round(LINE_WIDTH * 10)))
+        return "".join(cols)
+    return None
 
 
 class UnboxTables(SphinxPostTransform):
@@ -93,6 +201,8 @@ class UnboxTables(SphinxPostTransform):
     builders = ("latex",)
 
     def run(self, **kwargs):
+        from sphinx import addnodes
+
         for node in list(self.document.findall(nodes.Admonition)):
             if not any(True for _ in node.findall(nodes.table)):
                 continue
@@ -103,12 +213,16 @@ class UnboxTables(SphinxPostTransform):
                 new.append(nodes.rubric("", "", *title[0].children))
             new.extend(body)
             node.replace_self(new)
-        # a long table breaks across pages only as a longtable (equal column
-        # widths); tabulary squeezes the narrow columns and runs off the page
-        for table in self.document.findall(nodes.table):
+        for table in list(self.document.findall(nodes.table)):
+            # a long table breaks across pages only as a longtable
             if len(table.astext()) > LONG_TABLE and "longtable" not in table["classes"]:
                 table["classes"].append("longtable")
-                set_widths(table)
+            # column widths from the text (tabulary squeezes narrow columns
+            # until their words hyphenate or run into the margin)
+            spec = table_spec(table)
+            if spec and not isinstance(table.previous_sibling(), addnodes.tabular_col_spec):
+                table.parent.insert(table.parent.index(table),
+                                    addnodes.tabular_col_spec(spec=spec))
 
 
 class ExerciseReferences(SphinxPostTransform):
@@ -149,8 +263,114 @@ class ExerciseReferences(SphinxPostTransform):
                 "", "", nodes.inline(text, text), refuri=refuri, internal=True))
 
 
+FOLDED = {"tag_hide-input", "tag_hide-cell"}
+
+
+def drop_folded_code(document):
+    """Remove the input of every notebook cell tagged hide-input or hide-cell
+    (myst-nb's classes ``tag_hide-input``, ``tag_hide-cell``); return how many."""
+    dropped = 0
+    for cell in list(document.findall(nodes.container)):
+        classes = set(cell.get("classes", []))
+        if "cell" not in classes or not FOLDED & classes:
+            continue
+        for child in list(cell.children):
+            if isinstance(child, nodes.container) and "cell_input" in child.get("classes", []):
+                cell.remove(child)
+                dropped += 1
+        if not cell.children:
+            cell.parent.remove(cell)
+    return dropped
+
+
+class FoldedCode(SphinxPostTransform):
+    """Leave out the code that the HTML folds away (cells tagged hide-input or
+    hide-cell); their outputs (figures, tables, check results) stay.
+
+    On paper a folded cell prints in full: 1.5 pages of plotting code before
+    a figure.  The text says where such code is ("its code is in the
+    notebook", a {print} phrase, builders/print_web.py).
+    """
+    default_priority = 189
+    builders = ("latex",)
+
+    def run(self, **kwargs):
+        drop_folded_code(self.document)
+
+
+INTRODUCTION = "Introduction"
+
+
+def part_heading(caption):
+    """LaTeX for an unnumbered part (a part is numbered unless secnumdepth < -1)."""
+    return ("\\edef\\auksecnumdepth{\\the\\value{secnumdepth}}"
+            "\\setcounter{secnumdepth}{-2}\\part{%s}"
+            "\\setcounter{secnumdepth}{\\auksecnumdepth}\n" % _latex_text(caption))
+
+
+def add_parts(document, captions):
+    """Put each part's heading before its first page: ``captions`` maps the
+    first document of each part to the part's caption."""
+    from sphinx import addnodes
+
+    files = list(document.findall(addnodes.start_of_file))
+    for sof in files:
+        caption = captions.get(sof["docname"])
+        if caption is not None and sof.parent is not None:
+            sof.parent.insert(sof.parent.index(sof),
+                              nodes.raw("", part_heading(caption), format="latex"))
+    # the landing page: its text and sections, up to the first included page
+    top = next((c for c in document.children if isinstance(c, nodes.section)), None)
+    if top is None or not files:
+        return
+    body = []
+    for child in top.children[1:]:                  # after the page's title
+        if any(True for _ in child.findall(addnodes.start_of_file)):
+            break
+        body.append(child)
+    if not any(isinstance(c, nodes.section) for c in body):
+        return
+    intro = nodes.section(ids=["pdf-introduction"], names=[])
+    intro += nodes.title(INTRODUCTION, INTRODUCTION)
+    top.insert(top.index(body[0]), intro)
+    for child in body:
+        top.remove(child)
+        intro += child
+
+
+class BookParts(SphinxPostTransform):
+    """The book's parts (the captions of _toc.yml) as the PDF's parts.
+
+    Sphinx's LaTeX builder drops the toctree captions and names the table of
+    contents after the first one ("START HERE").  Here each caption becomes an
+    unnumbered ``\\part`` before its first page, and the landing page's own
+    sections (Try it first, Chapter map, ...), which would otherwise be
+    chapters of their own, become sections of one unnumbered chapter,
+    "Introduction", before the first part.  The contents are named
+    "Contents" (PREAMBLE).
+    """
+    default_priority = 196
+    builders = ("latex",)
+
+    def run(self, **kwargs):
+        from sphinx import addnodes
+
+        captions = {}
+        for toctree in self.env.get_doctree(self.config.root_doc).findall(addnodes.toctree):
+            if toctree.get("caption") and toctree.get("includefiles"):
+                captions[str(toctree["includefiles"][0])] = toctree["caption"]
+        add_parts(self.document, captions)
+
+
+def _latex_text(text):
+    from sphinx.util.texescape import escape
+
+    return escape(text)
+
+
 FIRST_CHAPTER = "chapters/ch01_accuracy_kappa"
-BACK_MATTER = "chapters/bibliography"
+# the documents of the toc's "Back matter" part: numbering stops at the first
+BACK_MATTER = ("chapters/validation", "chapters/bibliography")
 
 
 class ChapterNumbers(SphinxPostTransform):
@@ -169,11 +389,12 @@ class ChapterNumbers(SphinxPostTransform):
         self.document.insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
         files[FIRST_CHAPTER].insert(
             0, raw("\\setcounter{secnumdepth}{2}\\setcounter{chapter}{0}\n"))
-        if BACK_MATTER in files:
-            files[BACK_MATTER].insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
+        back = [name for name in files if name in BACK_MATTER]  # in page order
+        if back:
+            files[back[0]].insert(0, raw("\\setcounter{secnumdepth}{-1}\n"))
 
 
-MONO = r"""
+FONTS = r"""
 \setmainfont{FreeSerif}[Extension=.otf, UprightFont=*, ItalicFont=*Italic,
   BoldFont=*Bold, BoldItalicFont=*BoldItalic]
 \setsansfont{FreeSans}[Extension=.otf, UprightFont=*, ItalicFont=*Oblique,
@@ -183,6 +404,11 @@ MONO = r"""
 """
 # symbols that no variant of the text fonts has
 PREAMBLE = r"""
+% the contents are the book's contents, not its first part ("Start here")
+\addto\captionsenglish{\renewcommand{\contentsname}{Contents}}
+% a line may stretch its spaces a little further before TeX lets a word
+% stick out into the margin (long inline code such as TunedThresholdClassifierCV)
+\setlength{\emergencystretch}{3em}
 \usepackage{newunicodechar}
 \newunicodechar{✗}{{\booksymbols ✗}}
 \newunicodechar{✓}{{\booksymbols ✓}}
@@ -192,7 +418,10 @@ PREAMBLE = r"""
 def config_inited(app, config):
     elements = dict(config.latex_elements or {})
     elements.setdefault("figure_align", "H")
-    elements.setdefault("fontpkg", MONO)
+    elements.setdefault("fontpkg", FONTS)
+    # chapters start on the next page, not the next right-hand one: the PDF
+    # is read on screen or printed one-sided (no blank pages)
+    elements.setdefault("extraclassoptions", "openany,oneside")
     elements["preamble"] = elements.get("preamble", "") + PREAMBLE
     # Sphinx's default index tool for xelatex is xindy, which Debian ships
     # apart (xindy package); makeindex comes with every TeX installation
@@ -203,7 +432,9 @@ def config_inited(app, config):
 def setup(app):
     app.connect("config-inited", config_inited)
     app.add_post_transform(TaggedMath)
+    app.add_post_transform(FoldedCode)
     app.add_post_transform(UnboxTables)
+    app.add_post_transform(BookParts)
     app.add_post_transform(ChapterNumbers)
     app.add_post_transform(ExerciseReferences)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

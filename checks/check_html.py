@@ -26,12 +26,15 @@ search page:
 * every slider of every plotly explorer is reached with Tab and moved with
   an arrow key, and its aria-live readout changes (check_explorers); every
   plotly figure has a text description and sits in no role="img";
-* at 420 px wide (a phone) the page does not scroll sideways and no
-  figure's title or readout is cut off.
+* at 390 px wide (a phone, a real 390 px viewport set over the DevTools
+  protocol) the page does not scroll sideways, no figure's title or readout
+  is cut off, no display equation, figure or table has a start or end that
+  no scrolling reaches (a numbered equation overflowing to the left), and no
+  figure is shrunk below the width at which its text is 9 px.
 And once per book: _static/mathjax holds at most 3 MB.  Several books (the
 instructor and the student edition) are checked in one run, their pages
 shared out among --jobs browsers; in the books after the first, colour
-contrast (two thirds of the audit's time) and the 420 px layout are
+contrast (two thirds of the audit's time) and the 390 px layout are
 checked on the first page only, every other rule and check on every page.
 Exits 1 with a list of failures.
 """
@@ -57,7 +60,7 @@ ALLOW_FILE = os.path.join(ROOT, "checks", "a11y_allow.txt")
 # WCAG 2.1 A and AA, plus axe's best practices
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 FAIL_IMPACTS = ("critical", "serious", "moderate")
-NARROW = (420, 900)   # a phone: the page must not scroll sideways at this width
+NARROW = (390, 844)   # a phone (CSS px): a real 390 px viewport, as the DevTools set it
 
 EXTERNAL = re.compile(r'<(?:script|link|img)[^>]+(?:src|href)="(?:https?:)?//[^"]+"', re.I)
 CORE_KINDS = ("Document", "Script", "Stylesheet")
@@ -232,6 +235,51 @@ CUT_TEXT = """Array.from(document.querySelectorAll('.plotly-graph-div')).filter(
     return r.width > 0 && (r.left < w.left - 1 || r.right > w.right + 1); }); }).map(gd => gd.id)"""
 
 
+# At a phone's width: display equations, figures and tables whose start or end
+# no scrolling can bring into view.  For each, walk up its clipping ancestors
+# (overflow-x not visible), scroll each to both ends, and measure what stays
+# outside; last, the page itself.  Figures given a readable min-width by the
+# build (builders/book_html.py) must not be shrunk below it.
+CUT_OFF = r"""(() => {
+  const clip = e => { for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+                        if (getComputedStyle(a).overflowX !== 'visible') return a; return null; };
+  function unreachable(el) {
+    let lost = [0, 0];
+    for (let e = el, a = clip(el); ; e = a, a = clip(a)) {
+      const scrolls = a && ['auto', 'scroll'].includes(getComputedStyle(a).overflowX);
+      const keep = a ? a.scrollLeft : 0;
+      if (scrolls) a.scrollLeft = -1e9;
+      const l0 = a ? a.getBoundingClientRect().left : 0, left = e.getBoundingClientRect().left;
+      if (scrolls) a.scrollLeft = 1e9;
+      const r1 = a ? a.getBoundingClientRect().right : document.documentElement.clientWidth;
+      const right = e.getBoundingClientRect().right;
+      if (a) a.scrollLeft = keep;
+      lost = [Math.max(lost[0], l0 - left), Math.max(lost[1], right - r1)];
+      if (!a) return lost;
+    }
+  }
+  const near = e => '#' + ((e.closest('[id]') || {}).id || '');
+  const out = [], kinds = [
+    ['display equation', 'mjx-container[display="true"]', c => c.querySelector('mjx-math') || c],
+    ['figure', '.bd-article img', e => e],
+    ['table', '.bd-article table', e => e]];
+  for (const [kind, selector, part] of kinds) {
+    document.querySelectorAll(selector).forEach((e, i) => {
+      if (!e.getBoundingClientRect().width) return;
+      const [start, end] = unreachable(part(e));
+      if (start > 1 || end > 1)
+        out.push(`${kind} ${i + 1} (in ${near(e)}): ` + [start > 1 ? `${Math.round(start)} px of its start` : '',
+          end > 1 ? `${Math.round(end)} px of its end` : ''].filter(Boolean).join(' and ') + ' cannot be reached');
+      const min = kind === 'figure' && parseFloat(e.style.minWidth);
+      if (min && e.getBoundingClientRect().width < min - 1)
+        out.push(`figure ${i + 1} (in ${near(e)}) is shrunk to ${Math.round(e.getBoundingClientRect().width)} px, ` +
+                 `below the ${min} px at which its text is readable`);
+    });
+  }
+  return out;
+})()"""
+
+
 def check_narrow(b, path, shots, redraw=0.6):
     """At a phone's width the page does not scroll sideways and no figure text is cut off.
 
@@ -249,6 +297,7 @@ def check_narrow(b, path, shots, redraw=0.6):
     cut = b.evaluate(CUT_TEXT)
     if cut:
         problems.append(f"at {NARROW[0]} px wide, text of figure(s) {', '.join(cut)} is cut off")
+    problems += [f"at {NARROW[0]} px wide, {p}" for p in b.evaluate(CUT_OFF)]
     if shots:
         name = os.path.splitext(os.path.basename(path))[0] + f"-{NARROW[0]}.png"
         b.screenshot(os.path.join(shots, name))
@@ -258,7 +307,7 @@ def check_narrow(b, path, shots, redraw=0.6):
 
 def check_page(b, path, max_mb, shots, a11y=None):
     """Check one page; with ``a11y`` ({"allow": ..., "axe_js": ...}) also audit its
-    accessibility (axe-core, the explorers' keyboard use, a 420 px viewport)."""
+    accessibility (axe-core, the explorers' keyboard use, a 390 px viewport)."""
     problems = []
     html = open(path, encoding="utf-8").read()
     for m in EXTERNAL.finditer(html):
@@ -363,7 +412,7 @@ def shots_dir(args, html_dir):
 def page_report(b, html_dir, page, k, args, a11y, summary, first_book):
     """Check the k-th page of a book; return (failed, report lines)."""
     shots = shots_dir(args, html_dir)
-    # After the first book, colour contrast and the 420 px layout are checked
+    # After the first book, colour contrast and the 390 px layout are checked
     # on one page only: a later book (the student edition) has the same
     # stylesheets and the same pages less their solutions; what it adds (its
     # announcement bar) is on every page.  The other rules and checks run on
@@ -377,7 +426,7 @@ def page_report(b, html_dir, page, k, args, a11y, summary, first_book):
              f"plots: {s['plots']:2d}  plotly.js: {'yes' if s['plotly_js'] else 'no'}"
              + (f"  keyboard-tested sliders: {s['sliders']}" if s.get("sliders") else "")
              + ("" if a11y is None or contrast
-                else "  (contrast and 420 px checked on the first page)")]
+                else "  (contrast and 390 px checked on the first page)")]
     lines += [f"     - {p}" for p in problems]
     summary.add(html_dir, page, s.get("violations", []))
     return bool(problems), lines
@@ -474,13 +523,13 @@ def main(argv=None):
     parser.add_argument("html_dirs", nargs="+", metavar="html_dir",
                         help="built books to check, e.g. _build/html _build/student-html")
     parser.add_argument("--screenshots", default=None,
-                        help="write a screenshot of every page (and one at 420 px wide) here")
+                        help="write a screenshot of every page (and one at 390 px wide) here")
     parser.add_argument("--max-mb", type=float, default=2.5,
                         help="largest HTML+JS+CSS of a page without a plotly figure")
     parser.add_argument("--jobs", type=int, default=3,
                         help="browsers working side by side through the pages (default 3)")
     parser.add_argument("--no-a11y", action="store_true",
-                        help="skip the accessibility audit (axe-core, keyboard, 420 px)")
+                        help="skip the accessibility audit (axe-core, keyboard, 390 px)")
     args = parser.parse_args(argv)
     if chromium() is None:
         print("check-html: Chromium not found; install Debian's `chromium` package.")

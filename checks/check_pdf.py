@@ -1,6 +1,7 @@
-"""Check the PDF edition built by builders/build_pdf.py.
+"""Check a PDF edition built by builders/build_pdf.py.
 
-    python checks/check_pdf.py [PDF]         (default: _build/pdf/book.pdf)
+    python checks/check_pdf.py                      # _build/pdf/book.pdf
+    python checks/check_pdf.py --edition student    # _build/pdf/book-student.pdf
 
 * its page count is in a sane range;
 * it holds at least as many images as the chapters have figures (every
@@ -8,9 +9,22 @@
   with ``pdfimages -list`` (poppler-utils);
 * ``pdftotext`` finds no unresolved reference ("??") and no "[?]" citation;
 * the LaTeX log reports no undefined control sequence or reference (nor a
-  link to an undefined label, "Hyper reference ... undefined").
+  link to an undefined label, "Hyper reference ... undefined"), and no line
+  more than HBOX_TOLERANCE_PT too wide (an overfull \\hbox);
+* no text written for the screen reaches paper (WEB_ONLY: "move the slider",
+  "hover", "click", "folded", ...; builders/print_web.py gives such phrases
+  a print version);
+* the contents are headed "Contents" and list the book's parts (the captions
+  of _toc.yml), not "START HERE";
+* no TeX prints as text: an escaped dollar or backslash command outside code
+  in the LaTeX source (``\\$5 \\textbackslash{}times 2\\$`` was the
+  bibliography's "$5 \\times 2$");
+* the code the HTML folds (cells tagged hide-input or hide-cell) is not printed;
+* the student edition holds no solution, rubric, instructor course page or
+  link to the repository.
 """
 
+import argparse
 import glob
 import json
 import os
@@ -18,10 +32,51 @@ import re
 import subprocess
 import sys
 
+import yaml
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = (80, 1500)
 HIDDEN = {"remove-cell", "remove-output"}
+FOLDED = {"hide-input", "hide-cell"}
 FIGURE_MIMES = ("image/png", "image/jpeg", "image/svg+xml", "application/vnd.plotly.v1+json")
+EDITIONS = {
+    "instructor": ("book.pdf", "pdf-src"),
+    "student": ("book-student.pdf", "pdf-student-src"),
+}
+# TeX reports every line more than 0.1pt (\hfuzz) too wide.  Up to 1pt
+# (0.35 mm) a line's end is indistinguishable from the justified margin (a
+# kerned word, a rounded table width); beyond it a reader sees text in the
+# margin, so any such line fails.
+HBOX_TOLERANCE_PT = 1.0
+OVERFULL = re.compile(r"^Overfull \\hbox \((?P<pt>[\d.]+)pt too wide\) (?P<where>.*)$", re.M)
+# a page whose content runs into the bottom margin (reported, not failed: the
+# one case, a framed code block inside a framed solution, is framed.sty's)
+OVERFULL_PAGE = re.compile(r"^Overfull \\vbox \((?P<pt>[\d.]+)pt too high\) (?P<where>.*)$", re.M)
+VBOX_REPORTED_PT = 3.0
+# Phrases that only make sense on a screen: the PDF shows a still image of an
+# explorer's starting state and leaves folded code out.
+WEB_ONLY = {
+    "slider instruction": re.compile(r"(?i)\bmove (the|a|it|each) slider|\bmove it to\b"),
+    "slider as a control": re.compile(r"(?i)\bset by the slider|\bthe (first |second )?slider sets|\bwith sliders? for"),
+    "hover": re.compile(r"(?i)\bhover"),
+    "click": re.compile(r"(?i)\bclick(ing)? (on|to|here|the)\b"),   # not "a click log"
+    "folded": re.compile(r"(?i)\bfolded\b"),
+    "open the cell": re.compile(r"(?i)\bopen the cell"),
+    "things to try": re.compile(r"(?i)^things to try"),
+    "interactive explorer": re.compile(r"(?i)\ban interactive explorer"),
+}
+# in the student edition: what points to the answers or belongs to instructors
+INSTRUCTOR_ONLY = {
+    "solution": re.compile(r"Solution to Exercise"),
+    "rubric": re.compile(r"Rubric for Exercise|\bRubrics\b"),
+    "instructor course page": re.compile(r"Using this book in a course"),
+    "reference answers": re.compile(r"tests/answers"),
+    "clone the repository": re.compile(r"(?i)clone (it|the repository)|make book"),
+}
+
+
+def stage_of(edition):
+    return os.path.join(ROOT, "_build", EDITIONS[edition][1])
 
 
 def chapter_figures(root=ROOT):
@@ -40,6 +95,32 @@ def chapter_figures(root=ROOT):
     return counts
 
 
+def _code_lines(root, keep):
+    """Lines (30 characters or more, not comments, whitespace collapsed) of the
+    code cells for whose tags ``keep`` is true."""
+    lines = []
+    for path in sorted(glob.glob(os.path.join(root, "chapters", "*.ipynb"))):
+        nb = json.load(open(path, encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code" and keep(set(cell.get("metadata", {}).get("tags", []))):
+                lines += [" ".join(line.split()) for line in "".join(cell["source"]).splitlines()
+                          if len(line.strip()) >= 30 and not line.strip().startswith("#")]
+    return lines
+
+
+def shown_code(root=ROOT):
+    """Lines of the code cells every edition shows (no tag hides or folds them)."""
+    return _code_lines(root, lambda tags: not tags & (FOLDED | {"remove-input", "remove-cell"}))
+
+
+def folded_code(root=ROOT):
+    """Distinctive lines of the code cells the HTML folds away (tagged hide-input or
+    hide-cell): those that no shown cell also has."""
+    shown = set(shown_code(root))
+    return [line for line in _code_lines(root, lambda tags: bool(tags & FOLDED))
+            if line not in shown]
+
+
 def page_count(pdf):
     info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
     return int(re.search(r"^Pages:\s+(\d+)", info, re.M).group(1))
@@ -52,44 +133,149 @@ def image_count(pdf):
     return sum(1 for row in rows if row.split()[2] == "image")
 
 
-def unresolved(pdf):
-    text = subprocess.run(["pdftotext", "-layout", pdf, "-"], capture_output=True, text=True,
-                          check=True).stdout
+def pdf_text(pdf, layout=True):
+    return subprocess.run(["pdftotext"] + (["-layout"] if layout else []) + [pdf, "-"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def unresolved(text):
     return [line.strip() for line in text.splitlines() if "??" in line or "[?]" in line]
+
+
+def read_log(log):
+    text = open(log, encoding="utf-8", errors="replace").read()
+    # TeX breaks the log's lines at 79 characters (a long label pushes the
+    # "undefined" of its warning onto the next line): join them again
+    return re.sub(r"^(.{79})\n", r"\1", text, flags=re.M)
 
 
 def log_problems(log):
     if not os.path.exists(log):
         return [f"no LaTeX log at {log}"]
-    text = open(log, encoding="utf-8", errors="replace").read()
-    # TeX breaks the log's lines at 79 characters (a long label pushes the
-    # "undefined" of its warning onto the next line): join them again
-    text = re.sub(r"^(.{79})\n", r"\1", text, flags=re.M)
+    text = read_log(log)
     return [m.group(0) for m in re.finditer(
         r"Undefined control sequence[^\n]*"
         r"|LaTeX Warning: (Reference|Hyper reference|Citation)[^\n]*undefined[^\n]*",
         text)]
 
 
-def check(pdf, log):
+def overfull_lines(log):
+    """[(points too wide, where)] of every overfull \\hbox in the LaTeX log."""
+    if not os.path.exists(log):
+        return []
+    return [(float(m.group("pt")), m.group("where")) for m in OVERFULL.finditer(read_log(log))]
+
+
+def web_phrases(text):
+    """[(kind, line)] of screen-only phrases in a text (one paragraph per line or not)."""
+    found = []
+    for line in text.splitlines():
+        for kind, pattern in WEB_ONLY.items():
+            if pattern.search(line.strip()):
+                found.append((kind, line.strip()))
+    return found
+
+
+def literal_tex(tex):
+    """Text that TeX will print as TeX: an escaped dollar, or a backslash command
+    escaped as \\textbackslash{}, outside the code (Verbatim) blocks."""
+    body = re.sub(r"\\begin\{sphinxVerbatim\}.*?\\end\{sphinxVerbatim\}", "", tex, flags=re.S)
+    return [body[max(0, m.start() - 60):m.end() + 40].replace("\n", " ")
+            for m in re.finditer(r"\\\$|\\textbackslash\{\}[A-Za-z]+", body)]
+
+
+def contents_problems(text, stage):
+    """The contents are headed "Contents" and name each part of the _toc."""
+    pages = text.split("\f")
+    front = "\n".join(pages[:8])
+    problems = []
+    if re.search(r"^\s*START HERE\s*$", front, re.M):
+        problems.append("the contents are headed START HERE")
+    if not re.search(r"^\s*CONTENTS\s*$", front, re.M | re.I):
+        problems.append("no page headed Contents")
+    toc = os.path.join(stage, "_toc.yml")
+    if os.path.exists(toc):
+        with open(toc, encoding="utf-8") as fh:
+            parts = [p["caption"] for p in yaml.safe_load(fh).get("parts", []) if p.get("caption")]
+        for caption in parts:
+            if not re.search(r"^\s*%s\s+\d+\s*$" % re.escape(caption), front, re.M):
+                problems.append(f"the contents do not list the part {caption!r}")
+    return problems
+
+
+def found_lines(lines, text):
+    """The lines found in the PDF's text, not counting a docstring's example
+    (">>> line", in the API reference)."""
+    flat = " ".join(text.split())
+
+    def found(line):
+        start = flat.find(line)
+        while start >= 0:
+            if not flat[max(0, start - 4):start] in (">>> ", "... "):
+                return True
+            start = flat.find(line, start + 1)
+        return False
+
+    return [line for line in lines if found(line)]
+
+
+def check(pdf, log, edition="instructor", stage=None):
+    stage = stage or stage_of(edition)
+    source = stage if os.path.isdir(os.path.join(stage, "chapters")) else ROOT
     failures = []
     pages = page_count(pdf)
-    figures = chapter_figures()
+    figures = chapter_figures(source)
     images = image_count(pdf)
-    print(f"{pdf}: {pages} pages, {images} images; the chapters show "
-          f"{sum(figures.values())} figures")
+    size = os.path.getsize(pdf)
+    print(f"{pdf}: {edition} edition, {pages} pages, {size / 1e6:.1f} MB, {images} images; "
+          f"the chapters show {sum(figures.values())} figures")
     for name, n in figures.items():
         print(f"  {name}: {n}")
     if not PAGES[0] <= pages <= PAGES[1]:
         failures.append(f"{pages} pages, outside {PAGES}")
     if images < sum(figures.values()):
         failures.append(f"{images} images in the PDF < {sum(figures.values())} figures")
-    bad = unresolved(pdf)
+    text = pdf_text(pdf)
+    bad = unresolved(text)
     if bad:
         failures.append("unresolved references: " + " | ".join(bad[:10]))
     problems = log_problems(log)
     if problems:
         failures.append("LaTeX log: " + " | ".join(sorted(set(problems))[:10]))
+    overfull = overfull_lines(log)
+    wide = [(pt, where) for pt, where in overfull if pt > HBOX_TOLERANCE_PT]
+    print(f"  overfull lines: {len(overfull)}, of which {len(wide)} more than "
+          f"{HBOX_TOLERANCE_PT}pt too wide")
+    if os.path.exists(log):
+        tall = [(float(m.group("pt")), m.group("where"))
+                for m in OVERFULL_PAGE.finditer(read_log(log))
+                if float(m.group("pt")) > VBOX_REPORTED_PT]
+        for pt, where in tall:
+            print(f"  note: a page's content {pt}pt into the bottom margin, {where}")
+    if wide:
+        failures.append(f"{len(wide)} line(s) more than {HBOX_TOLERANCE_PT}pt too wide: "
+                        + " | ".join(f"{pt}pt {where}" for pt, where in wide[:10]))
+    web = web_phrases(pdf_text(pdf, layout=False))
+    if web:
+        failures.append("screen-only text in the PDF: "
+                        + " | ".join(f"{kind}: {line[:80]}" for kind, line in web[:10]))
+    failures += contents_problems(text, stage)
+    tex = os.path.join(os.path.dirname(log), "book.tex")
+    if os.path.exists(tex):
+        literal = literal_tex(open(tex, encoding="utf-8").read())
+        if literal:
+            failures.append("TeX printed as text: " + " | ".join(literal[:5]))
+    folded = found_lines(folded_code(source), text)
+    if folded:
+        failures.append(f"{len(folded)} line(s) of folded code printed: " + " | ".join(folded[:5]))
+    if edition == "student":
+        with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
+            url = yaml.safe_load(fh)["repository"]["url"]
+        flat = " ".join(text.split())
+        for kind, pattern in dict(INSTRUCTOR_ONLY, repository=re.compile(re.escape(url))).items():
+            m = pattern.search(flat)
+            if m:
+                failures.append(f"student PDF: {kind}: ...{flat[max(0, m.start() - 60):m.end() + 60]}...")
     for f in failures:
         print("FAIL: " + f)
     if not failures:
@@ -97,7 +283,16 @@ def check(pdf, log):
     return 1 if failures else 0
 
 
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pdf", nargs="?", default=None)
+    parser.add_argument("--edition", choices=sorted(EDITIONS), default="instructor")
+    args = parser.parse_args(argv)
+    name, folder = EDITIONS[args.edition]
+    pdf = args.pdf or os.path.join(ROOT, "_build", "pdf", name)
+    log = os.path.join(ROOT, "_build", folder, "_build", "latex", "book.log")
+    return check(pdf, log, args.edition)
+
+
 if __name__ == "__main__":
-    pdf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "_build", "pdf", "book.pdf")
-    log = os.path.join(ROOT, "_build", "pdf-src", "_build", "latex", "book.log")
-    raise SystemExit(check(pdf, log))
+    sys.exit(main())

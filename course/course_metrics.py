@@ -48,6 +48,7 @@ from nbclient import NotebookClient
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "course"))
 from make_student import LABEL, without_solutions  # noqa: E402
+from myst_markdown import for_medium  # noqa: E402
 
 OUT = os.path.join(ROOT, "chapters", "data", "course_metrics.json")
 READING_RATE = 200  # words per minute, technical text (see the docstring)
@@ -114,6 +115,7 @@ ROLE = re.compile(r"\{[\w:-]+\}`([^`<]*?)(?:\s*<[^`]*>)?`")
 
 def prose_words(text):
     """The number of words a reader reads in one Markdown text."""
+    text = for_medium(text, "web")                  # what the screen shows, not {print}
     titles = " ".join(TITLE.findall(text))          # a directive's title is read
     for rx in DROP:
         text = rx.sub(" ", text)

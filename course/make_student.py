@@ -286,6 +286,50 @@ def student_toc(toc):
     return walk(toc)
 
 
+SECTIONS = re.compile(r"^<!--\s*replaces:\s*(?P<heading>#+ .*?)\s*-->[ \t]*\n", re.M)
+
+
+def section_replacements(doc):
+    """{heading line: student text} from course/student_edition/<doc>.sections.md."""
+    path = os.path.join(STUDENT_PAGES, doc + ".sections.md")
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    marks = list(SECTIONS.finditer(text))
+    return {m.group("heading"): text[m.end():marks[i + 1].start() if i + 1 < len(marks) else None]
+            .strip("\n") + "\n" for i, m in enumerate(marks)}
+
+
+def student_sections(nb, doc):
+    """The notebook with the sections course/student_edition/<doc>.sections.md replaces.
+
+    A section is its heading line and the text after it, up to the next
+    heading of the same or a higher level in the same cell (or the cell's
+    end).  A heading the notebook does not have is an error: the student
+    edition must never keep an instructor's section because it was renamed.
+    """
+    for heading, replacement in section_replacements(doc).items():
+        level = len(heading) - len(heading.lstrip("#"))
+        for cell in nb.cells:
+            if cell.cell_type != "markdown":
+                continue
+            lines = cell.source.split("\n")
+            if heading not in (line.rstrip() for line in lines):
+                continue
+            start = [line.rstrip() for line in lines].index(heading)
+            end = next((k for k in range(start + 1, len(lines))
+                        if re.match(r"#{1,%d} " % level, lines[k])), len(lines))
+            rest = "\n".join(lines[end:])
+            cell.source = "\n".join(lines[:start]) + "\n" + replacement + (
+                "\n" + rest if rest else "")
+            break
+        else:
+            raise ValueError(f"{doc}: no section {heading!r} to replace "
+                             f"(course/student_edition/{doc}.sections.md)")
+    return nb
+
+
 def student_page(path):
     """The student edition's version of a page: course/student_edition/<name> if there is one.
 
@@ -294,6 +338,18 @@ def student_page(path):
     """
     own = os.path.join(STUDENT_PAGES, os.path.basename(path))
     return own if os.path.isfile(own) else path
+
+
+def student_index(index):
+    """The book's index with the student versions of pages: a link to the course
+    page reads "Working through this book", not the instructor page's title."""
+    for path in sorted(glob.glob(os.path.join(STUDENT_PAGES, "*.md"))):
+        name = os.path.basename(path)
+        doc = os.path.splitext(name)[0]
+        if os.path.isfile(os.path.join(ROOT, "chapters", name)):
+            index.titles.pop(doc, None)
+            index._scan(doc, name, path, None)
+    return index
 
 
 def build_wheels(outdir):
@@ -318,7 +374,36 @@ def build_wheels(outdir):
             subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                             "--no-build-isolation", "--wheel-dir", wheels, copy],
                            check=True, capture_output=True)
+    for name in os.listdir(wheels):
+        without_links(os.path.join(wheels, name))
     return sorted(os.listdir(wheels))
+
+
+def without_links(wheel):
+    """Drop the package's links and long description from a wheel's METADATA.
+
+    The description is the repository's README and the links lead to the
+    repository, which holds the answers: the student edition names it nowhere
+    (`pip show` would).  RECORD gets the new file's hash and size.
+    """
+    import base64
+    import hashlib
+
+    with zipfile.ZipFile(wheel) as zf:
+        files = {info.filename: zf.read(info.filename) for info in zf.infolist()}
+    meta = next(n for n in files if n.endswith(".dist-info/METADATA"))
+    head = files[meta].decode("utf-8").split("\n\n", 1)[0]
+    drop = ("Home-page:", "Project-URL:", "Download-URL:", "Description-Content-Type:")
+    files[meta] = ("\n".join(line for line in head.splitlines()
+                             if not line.startswith(drop)) + "\n").encode("utf-8")
+    digest = base64.urlsafe_b64encode(hashlib.sha256(files[meta]).digest()).rstrip(b"=")
+    record = next(n for n in files if n.endswith(".dist-info/RECORD"))
+    files[record] = "".join(
+        f"{meta},sha256={digest.decode()},{len(files[meta])}\n" if line.startswith(meta + ",")
+        else line + "\n" for line in files[record].decode("utf-8").splitlines()).encode("utf-8")
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
 
 
 README = """\
@@ -370,6 +455,7 @@ def write_notebook_edition(outdir, index, archive=None):
     for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb"))):
         doc = os.path.splitext(os.path.basename(path))[0]
         nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=True)
+        nb = student_sections(nb, doc)
         nb = without_verification(nb)
         nb = plain_markdown_notebook(nb, index, doc)
         nbformat.write(nb, os.path.join(out_chapters, os.path.basename(path)))
@@ -418,8 +504,42 @@ def build_html_edition(htmldir, notebooks_dir, archive):
         _build_html_edition(htmldir, notebooks_dir, archive)
 
 
-def _build_html_edition(htmldir, notebooks_dir, archive):
-    stage = os.path.join(ROOT, "_build", "student-src")
+# the book's local Sphinx extensions the student edition loads (_config.yml)
+HTML_EXTENSIONS = ("book_html.py", "api_links.py", "pdf_link.py", "print_web.py")
+STUDENT_PDF = os.path.join(ROOT, "_build", "pdf", "book-student.pdf")
+
+
+def student_config(downloads=()):
+    """The book's _config.yml for the student edition.
+
+    No repository: the instructor's repository holds the solutions, the
+    rubrics and the reference answers, so no page of the student edition
+    links to it (no repository button, ``{{ repository_url }}`` empty).
+    ``downloads`` are the [path, link text] pairs every HTML page links to
+    (builders/pdf_link.py): the student PDF and the notebooks' zip.
+    """
+    with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
+        config = yaml.safe_load(fh)
+    config["title"] += " (student edition)"
+    html = config.setdefault("html", {})
+    html["announcement"] = "Student edition: the exercises without their solutions."
+    for button in ("use_repository_button", "use_edit_page_button", "use_issues_button"):
+        html[button] = False
+    # jupyter-book's default repository is its own; an empty one is none at all
+    config["repository"] = {"url": ""}
+    config["sphinx"].setdefault("config", {})["edition_downloads"] = [list(d) for d in downloads]
+    return config
+
+
+def stage_student_book(stage, downloads=(), extensions=HTML_EXTENSIONS):
+    """Write the student edition's sources into ``stage`` (its _build/ cache kept).
+
+    The book's chapters without their solutions (figures and outputs kept),
+    the student versions of pages (course/student_edition/), the _toc
+    without the instructor-only pages, and the student _config.yml.  The HTML
+    edition (below) and the student PDF (builders/build_pdf.py) are built
+    from it.
+    """
     os.makedirs(stage, exist_ok=True)
     for entry in os.listdir(stage):             # keep the doctree cache in stage/_build
         if entry != "_build":
@@ -434,15 +554,10 @@ def _build_html_edition(htmldir, notebooks_dir, archive):
         if os.path.isdir(os.path.join(ROOT, folder)):
             shutil.copytree(os.path.join(ROOT, folder), os.path.join(stage, folder))
     os.makedirs(os.path.join(stage, "builders"))
-    for ext in ("book_html.py", "api_links.py", "pdf_link.py"):  # the local Sphinx extensions
+    for ext in extensions:                      # the local Sphinx extensions
         shutil.copy(os.path.join(ROOT, "builders", ext), os.path.join(stage, "builders"))
-    with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
-        config = yaml.safe_load(fh)
-    config["title"] += " (student edition)"
-    config.setdefault("html", {})["announcement"] = (
-        "Student edition: the exercises without their solutions.")
     with open(os.path.join(stage, "_config.yml"), "w", encoding="utf-8") as fh:
-        yaml.safe_dump(config, fh, sort_keys=False, allow_unicode=True)
+        yaml.safe_dump(student_config(downloads), fh, sort_keys=False, allow_unicode=True)
     os.makedirs(os.path.join(stage, "chapters"))
     for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "*"))):
         target = os.path.join(stage, "chapters", os.path.basename(path))
@@ -451,11 +566,21 @@ def _build_html_edition(htmldir, notebooks_dir, archive):
         if path.endswith(".ipynb"):
             nb = without_solutions(nbformat.read(path, as_version=4), keep_outputs=True,
                                    check_cell=self_check_note)
+            nb = student_sections(nb, os.path.splitext(os.path.basename(path))[0])
             nbformat.write(nb, target)
         elif os.path.isdir(path):                # e.g. images next to the chapters
             shutil.copytree(path, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         else:
             shutil.copy(student_page(path), target)
+
+
+def _build_html_edition(htmldir, notebooks_dir, archive):
+    stage = os.path.join(ROOT, "_build", "student-src")
+    # every page links to the student PDF (when `make pdf-student` has made
+    # it) and to the notebooks' zip; never to the instructor's PDF
+    stage_student_book(stage, downloads=[
+        (STUDENT_PDF, "Download this edition as a PDF"),
+        (archive, "Download the notebooks (student-notebooks.zip)")])
 
     sys.path.insert(0, os.path.join(ROOT, "builders"))
     from build_book import build
@@ -485,7 +610,7 @@ def main(argv=None):
     parser.add_argument("--html", metavar="HTMLDIR", default=None,
                         help="also build the student HTML edition into HTMLDIR")
     args = parser.parse_args(argv)
-    index = BookIndex.from_book(ROOT, {"repository_url": repository_url()})
+    index = student_index(BookIndex.from_book(ROOT, {"repository_url": repository_url()}))
     archive = write_notebook_edition(os.path.abspath(args.outdir), index,
                                      args.archive and os.path.abspath(args.archive))
     if args.html:

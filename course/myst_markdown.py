@@ -22,6 +22,7 @@ Plain code fences are left exactly as they are.
 import json
 import os
 import re
+import sys
 
 import yaml
 
@@ -29,7 +30,9 @@ DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|:{3,})\{(?P<name>[\w
 CODE_FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 OPTION = re.compile(r"^[ \t]*:(?P<key>[\w-]+):[ \t]*(?P<value>.*)$")
 TARGET = re.compile(r"^[ \t]*\((?P<label>[^()\s]+)\)=[ \t]*$")
-ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}`(?P<content>[^`]*)`")
+# a role's content ends at the first run of as many backticks as opened it
+# ({web}``... {numref}`fig-x` ...`` holds a role of its own)
+ROLE = re.compile(r"\{(?P<name>[\w:.-]+)\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)(?!`)", re.S)
 LABELLED_MATH = re.compile(r"\$\$(?P<body>.+?)\$\$[ \t]*\((?P<label>[\w:.-]+)\)", re.S)
 SUBSTITUTION = re.compile(r"\{\{\s*(?P<name>[\w-]+)\s*\}\}")
 TAG = re.compile(r"\\tag\{([^}]*)\}")
@@ -40,7 +43,7 @@ ADMONITIONS = {"admonition", "note", "tip", "hint", "important", "warning", "cau
                "margin", "card"}
 CODE_DIRECTIVES = {"code-block", "code", "sourcecode", "code-cell"}
 DROPPED = {"solution", "solution-start", "solution-end", "toctree", "tableofcontents",
-           "glue:figure", "raw", "eval-rst", "only", "index", "contents"}
+           "glue:figure", "raw", "eval-rst", "index", "contents"}
 
 
 # -- the book's labels, titles and references -----------------------------------
@@ -163,6 +166,11 @@ class BookIndex:
         from pybtex.database import parse_file
         from pybtex.plugin import find_plugin
 
+        # the book's Sphinx extension (builders/) formats the bibliography
+        builders = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "builders")
+        if builders not in sys.path:
+            sys.path.insert(0, builders)
         from book_html import latex_to_text  # also registers the "authoryear" style
 
         data = parse_file(path)
@@ -229,6 +237,16 @@ def _options(lines):
             break
         opts[m.group("key")] = m.group("value").strip()
     return opts
+
+
+MEDIUM_ROLE = re.compile(r"\{(?P<name>web|print)\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)(?!`)", re.S)
+
+
+def for_medium(text, medium="web"):
+    """MyST text as one medium shows it: ``{web}`` phrases kept and ``{print}``
+    ones dropped (medium "web"), or the other way round ("print"); every other
+    role is left as it is (builders/print_web.py)."""
+    return MEDIUM_ROLE.sub(lambda m: m.group("content") if m.group("name") == medium else "", text)
 
 
 def _strip_roles(text):
@@ -314,6 +332,8 @@ def _directive(name, arg, opts, body, index, doc):
     title = _roles(arg, index, doc)
     if name in DROPPED:
         return []
+    if name == "only":                   # a notebook is read on screen, not printed
+        return ["", *inner, ""] if arg.strip() in ("html", "not latex") else []
     if name == "exercise":
         label = opts.get("label", "")
         num = index.numbers.get(label, "")
@@ -374,5 +394,9 @@ def _roles(text, index, doc):
             return shown or f"({index.numbers.get(target, target)})"
         if name == "math":
             return f"${content}$"
+        if name == "web":                # builders/print_web.py: a notebook is on screen
+            return _roles(content, index, doc)
+        if name == "print":
+            return ""
         return shown or content
     return ROLE.sub(repl, text)

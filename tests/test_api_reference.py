@@ -49,13 +49,23 @@ def test_write_pages_makes_one_page_per_public_name_and_drops_stale_ones(tmp_pat
     folder.mkdir(parents=True)
     (folder / "gone_function.rst").write_text("old")
     names = api_links.write_pages(str(tmp_path))
-    assert names == list(auklib.__all__)
+    assert names[:len(auklib.__all__)] == list(auklib.__all__)
+    assert names[len(auklib.__all__):] == [f"dask.{n}" for n in _dask_all()]
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.rst" for n in names)
     text = (folder / "kappa_curve.rst").read_text()
     assert ".. autofunction:: kappa_curve" in text
     assert ".. autoclass:: KappaCurveDisplay" in api_links.page_text("KappaCurveDisplay")
     assert ".. autoexception:: UndefinedMetricWarning" in api_links.page_text(
         "UndefinedMetricWarning")
+    text = api_links.page_text("dask.auk_score")
+    assert ".. currentmodule:: auklib.dask" in text and ".. autofunction:: auk_score" in text
+
+
+def _dask_all():
+    pytest.importorskip("dask")
+    import auklib.dask
+
+    return list(auklib.dask.__all__)
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +79,9 @@ def built(tmp_path_factory):
     # a chapter-like page: its first inline-code mentions become links
     (src / "chapters" / "page.md").write_text(
         "# A chapter\n\nCall `auk_score` here, `auk_score(y, s)` again, and "
-        "`KappaCurveDisplay.from_predictions`; `numpy.sort` stays code.\n\n"
+        "`KappaCurveDisplay.from_predictions`; `numpy.sort` stays code. On a "
+        "cluster: `auklib.dask.auk_score`, then `auklib.dask.auk_score(y, s)` and "
+        "`auk_score_bounds(y, s, n_bins=10)`.\n\n"
         "```python\nauk_score(y, s)\n```\n", encoding="utf-8")
     (src / "index.md").write_text(
         "# Root\n\n```{toctree}\n:glob:\nchapters/page\nchapters/api/index\n"
@@ -103,7 +115,7 @@ def test_api_pages_build_without_a_warning(built):
 def test_every_public_name_has_its_page(built):
     html, _ = built
     index = (html / "chapters" / "api" / "index.html").read_text(encoding="utf-8")
-    for name in auklib.__all__:
+    for name in list(auklib.__all__) + [f"dask.{n}" for n in _dask_all()]:
         page = html / api_links.GENERATED / f"{name}.html"
         assert page.exists(), name
         text = page.read_text(encoding="utf-8")
@@ -131,3 +143,8 @@ def test_first_inline_mention_links_to_the_api_page(built):
     assert 'href="api/generated/KappaCurveDisplay.html#auklib.KappaCurveDisplay' \
            '.from_predictions"' in text
     assert "numpy.sort" in text and "generated/numpy" not in text
+    # auklib.dask: the qualified name, and a name only auklib.dask has
+    link = 'href="api/generated/dask.auk_score.html#auklib.dask.auk_score"'
+    assert text.count(link) == 1
+    assert 'href="api/generated/dask.auk_score_bounds.html#auklib.dask.auk_score_bounds"' \
+        in text

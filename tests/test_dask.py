@@ -111,6 +111,21 @@ def test_distributed_local_cluster():
     assert b.low <= want <= b.high
 
 
+def test_persisted_arrays_on_a_local_cluster():
+    distributed = pytest.importorskip("distributed")
+    y, s = make_scores(4000, 0.2, seed=3)
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
+                            dashboard_address=None) as client:
+        with dask.config.set(scheduler=client.get):
+            y_d = _d(y, 700) > 0  # computed chunks, then persisted
+            s_d = _d(s, 700) * 2.0 + 1.0
+            y_d, s_d = dask.persist(y_d, s_d)
+            got = ad.auk_score(y_d, s_d)
+            curve = ad.kappa_curve(y_d, s_d, n_ranges=3)
+    assert abs(got - auklib.auk_score(y, s)) < 1e-12
+    np.testing.assert_allclose(curve[1], auklib.kappa_curve(y, s)[1], rtol=0, atol=1e-14)
+
+
 def test_import_auklib_does_not_import_dask():
     code = "import sys, auklib; print('dask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -296,3 +311,172 @@ def test_pyarrow_backed_columns_and_mixed_label_types():
     mixed = np.array(["a"] * 2 + [1] * 2, dtype=object)
     with pytest.raises((ValueError, TypeError), match="y_true"):
         ad.auk_score(_d(mixed, 2), _d(np.arange(4.0), 2), pos_label="a")
+
+
+# ------------------------------------------------ integer scores, graph size, edge input
+
+
+def _big_int_scores(dtype, seed):
+    """Distinct integer scores that float64 rounds together (steps of 1 above 2**60)."""
+    rng = np.random.default_rng(seed)
+    n = 600
+    y = (rng.random(n) < 0.4).astype(int)
+    y[:2] = [0, 1]
+    base = 2**60 if dtype == np.int64 else 2**64 - 2**12
+    s = (np.uint64(base) + rng.integers(0, 40, n).astype(np.uint64)
+         + (8 * y).astype(np.uint64))
+    return y, s.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.uint64])
+@pytest.mark.parametrize("chunks,n_ranges", [(600, None), (70, None), (50, 4)])
+def test_integer_scores_beyond_2_53_keep_their_ties(dtype, chunks, n_ranges):
+    y, s = _big_int_scores(dtype, seed=23)
+    assert np.unique(s.astype(np.float64)).shape[0] < np.unique(s).shape[0]
+    want = auklib.auk_score(y, s)
+    got = ad.auk_score(_d(y, chunks), _d(s, chunks), n_ranges=n_ranges)
+    assert abs(got - want) < 1e-12
+    got_auc = ad.roc_auc_score(_d(y, chunks), _d(s, chunks), n_ranges=n_ranges)
+    assert abs(got_auc - sk_auc(y, s)) < 1e-12
+    f0, k0, _ = auklib.kappa_curve(y, s)
+    f1, k1, _ = ad.kappa_curve(_d(y, chunks), _d(s, chunks), n_ranges=n_ranges)
+    np.testing.assert_allclose(f1, f0, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(k1, k0, rtol=0, atol=1e-14)
+
+
+def test_four_scores_beyond_2_53_are_four_thresholds():
+    s = np.array([2**60 + 1, 2**60 + 2, 2**60 + 3, 2**60 + 4], dtype=np.int64)
+    y = np.array([0, 1, 0, 1])
+    assert ad.auk_score(_d(y, 2), _d(s, 2)) == pytest.approx(auklib.auk_score(y, s),
+                                                              abs=1e-15)
+    assert ad.roc_auc_score(_d(y, 2), _d(s, 2)) == pytest.approx(0.75, abs=1e-15)
+    assert ad.kappa_curve(_d(y, 2), _d(s, 2))[0].shape == (5,)
+
+
+def _tasks_run(n_chunks, chunk_len, **kw):
+    """The number of tasks the local scheduler runs for one exact AUK."""
+    from dask.callbacks import Callback
+
+    count = [0]
+
+    class Count(Callback):
+        def _pretask(self, key, dsk, state):
+            count[0] += 1
+
+    rng = np.random.default_rng(n_chunks)
+    n = n_chunks * chunk_len
+    y = (rng.random(n) < 0.3).astype(int)
+    y[:2] = [0, 1]
+    s = rng.normal(size=n) + y
+    with Count():
+        got = ad.auk_score(_d(y, chunk_len), _d(s, chunk_len), **kw)
+    assert abs(got - auklib.auk_score(y, s)) < 1e-12
+    return count[0]
+
+
+@pytest.mark.parametrize("kw", [{}, {"n_ranges": 4}])
+def test_task_count_grows_linearly_in_the_chunks(kw):
+    sizes = (10, 20, 40)
+    counts = [_tasks_run(c, 10, **kw) for c in sizes]
+    # doubling the chunks at most doubles the tasks (plus a constant)
+    for (c0, t0), (c1, t1) in zip(zip(sizes, counts), zip(sizes[1:], counts[1:])):
+        assert t1 <= 2 * t0 + 10, (sizes, counts)
+    assert counts[-1] <= 12 * sizes[-1]
+
+
+def test_bounds_on_extreme_finite_scores():
+    y = np.array([0, 1, 0, 1, 1, 0])
+    for s in ([-1e308, 1e308, 0.0, 1.0, 1e308, -1e308],
+              [0.0, 5e-324, 0.0, 5e-324, 5e-324, 0.0],
+              [-1.7976931348623157e308, 1.7976931348623157e308, -1.0, 1.0, 2.0, 3.0]):
+        s = np.array(s)
+        exact = auklib.auk_score(y, s)
+        for n_bins, refine in ((1, 0), (4, 0), (1000, 2)):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                b = ad.auk_score_bounds(_d(y, 2), _d(s, 2), n_bins=n_bins, refine=refine)
+            assert b.low <= exact <= b.high
+    b = ad.auk_score_bounds(_d(y, 3), _d(np.array([-1e308, 1e308, 0, 1, 2, -3.0]), 3),
+                            n_bins=16, range=(-1e308, 1e308))
+    assert b.low <= auklib.auk_score(y, [-1e308, 1e308, 0, 1, 2, -3.0]) <= b.high
+
+
+def _empty_inputs():
+    yield _d(np.array([], int), 1), _d(np.array([], float), 1)
+    pdf = pd.DataFrame({"y": np.array([], int), "s": np.array([], float)})
+    ddf = dd.from_pandas(pdf, npartitions=1)
+    yield ddf.y, ddf.s
+    full = dd.from_pandas(pd.DataFrame({"y": [0, 1, 0, 1], "s": [0.1, 0.2, 0.3, 0.4]}),
+                          npartitions=2)
+    gone = full[full.s > 1]  # unknown lengths, every partition empty
+    yield gone.y, gone.s
+
+
+@pytest.mark.parametrize("pos_label", [None, 1])
+def test_empty_input_says_it_is_empty(pos_label):
+    with pytest.raises(ValueError) as memory:
+        auklib.auk_score(np.array([], int), np.array([]), pos_label=pos_label)
+    for y, s in _empty_inputs():
+        for func in (ad.auk_score, ad.roc_auc_score, ad.kappa_curve):
+            with pytest.raises(ValueError) as got:
+                func(y, s, pos_label=pos_label)
+            assert str(got.value) == str(memory.value)
+        for rng in (None, (0, 1)):
+            with pytest.raises(ValueError) as got:
+                ad.auk_score_bounds(y, s, pos_label=pos_label, range=rng)
+            assert str(got.value) == str(memory.value)
+
+
+def test_unknown_chunk_sizes_beside_known_name_the_argument():
+    pdf = pd.DataFrame({"y": [0, 1, 0, 1, 1, 0], "s": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]})
+    ddf = dd.from_pandas(pdf, npartitions=2)
+    y_unknown, s_unknown = ddf.y.to_dask_array(), ddf.s.to_dask_array()
+    y_known, s_known = _d(pdf.y.to_numpy(), 3), _d(pdf.s.to_numpy(), 3)
+    with pytest.raises(ValueError, match="y_score has unknown chunk sizes"):
+        ad.auk_score(y_known, s_unknown)
+    with pytest.raises(ValueError, match="y_true has unknown chunk sizes"):
+        ad.auk_score_bounds(y_unknown, s_known)
+    # both unknown, from the same frame: the partitions line up
+    want = auklib.auk_score(pdf.y.to_numpy(), pdf.s.to_numpy())
+    assert abs(ad.auk_score(y_unknown, s_unknown) - want) < 1e-12
+
+
+def test_memory_warning_before_a_sort_that_will_spill():
+    GiB = 2**30
+    two_workers = (2, [(1, 3 * GiB, GiB // 4), (1, 3 * GiB, GiB // 4)], True)
+    # 1e8 distinct scores: 4.8 GB of tables and ranges alone, over the 3.1 GiB of room
+    with pytest.warns(ad.ClusterMemoryWarning, match=r"100,000,000 distinct scores") as rec:
+        need = ad._warn_memory(10**8, 16, two_workers, "auk_score")
+    assert need > 2 * 24 * 10**8
+    assert "3.10 GiB of room" in str(rec[0].message)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ad._warn_memory(10**7, 2, two_workers, "auk_score") is None
+        # no memory limits: nothing to compare with
+        assert ad._warn_memory(10**9, 2, (2, [(1, None, 0)] * 2, True), "auk_score") is None
+
+
+def test_memory_warning_on_a_small_local_cluster(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    y, s = make_scores(20000, 0.2, seed=4)
+    no_spill = {f"distributed.worker.memory.{k}": False
+                for k in ("target", "spill", "pause", "terminate")}
+    with dask.config.set(no_spill), distributed.Client(
+            processes=False, n_workers=1, threads_per_worker=1, memory_limit="64MiB",
+            dashboard_address=None) as client:
+        with dask.config.set(scheduler=client.get):
+            # the check's decision, recorded: warnings.catch_warnings (pytest.warns)
+            # is not thread-safe, and the cluster's threads use it too
+            decided = []
+            check = ad._warn_memory
+
+            def spy(*args):
+                decided.append(check(*args))
+                return decided[-1]
+
+            monkeypatch.setattr(ad, "_warn_memory", spy)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ad.ClusterMemoryWarning)
+                got = ad.auk_score(_d(y, 5000), _d(s, 5000))
+    assert len(decided) == 1 and decided[0] > 2 * 24 * 20000
+    assert abs(got - auklib.auk_score(y, s)) < 1e-12

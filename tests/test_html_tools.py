@@ -202,7 +202,7 @@ def test_accessible_body():
     assert '<td></td><td class="blank level0" ></td><td class="head"></td>' in out
 
 
-# -- accessibility: the audit, the explorers' keyboard test, the 420 px check -------
+# -- accessibility: the audit, the explorers' keyboard test, the 390 px check -------
 needs_axe = pytest.mark.skipif(not os.path.isfile(os.path.join(ROOT, "node_modules", "axe-core",
                                                                "axe.min.js")),
                                reason="axe-core is not installed (npm ci)")
@@ -303,3 +303,60 @@ def test_narrow_check_reports_sideways_scrolling(browser, tmp_path):
     # without plotly there is nothing to wait for: reading the layout forces it
     assert any("scrolls sideways" in p for p in check_narrow(browser, "wide.html", None, redraw=0))
     assert browser.width == 1300                       # the viewport is restored
+
+
+# The theme's layout of a numbered (\tag) display equation, as MathJax and
+# pydata-sphinx-theme write it: div.math lays out from the right and clips,
+# and MathJax gives the equation's box a min-width of its full width.
+THEME_MATH = """<style>
+div.math { display: flex; flex-direction: row-reverse; overflow: hidden; max-width: 100%; }
+div.math mjx-container { flex-grow: 1; overflow: auto; }
+mjx-container[width="full"] { display: flex; }
+mjx-math { display: block; width: 640px; height: 20px; background: #ccc; }
+</style>"""
+TAGGED = ('<div class="math"><mjx-container display="true" width="full" '
+          'style="min-width: 640px"><mjx-math>x</mjx-math></mjx-container></div>')
+
+
+@needs_chromium
+def test_narrow_check_reports_a_numbered_equation_whose_start_cannot_be_reached(
+        browser, tmp_path):
+    from check_html import NARROW, check_narrow
+    assert NARROW[0] == 390
+    browser.visit("file://" + page(tmp_path, "eq.html", head=THEME_MATH, body=TAGGED))
+    problems = check_narrow(browser, "eq.html", None, redraw=0)
+    assert any("display equation 1" in p and "of its start cannot be reached" in p
+               for p in problems), problems
+    # the book's stylesheet lets the equation start at the column's edge and scroll
+    fix = open(os.path.join(ROOT, "_static", "a11y.css"), encoding="utf-8").read()
+    browser.visit("file://" + page(tmp_path, "eq-fixed.html",
+                                   head=THEME_MATH + f"<style>{fix}</style>", body=TAGGED))
+    assert check_narrow(browser, "eq-fixed.html", None, redraw=0) == []
+
+
+@needs_chromium
+def test_narrow_check_reports_a_figure_shrunk_below_readable_text(browser, tmp_path):
+    from check_html import check_narrow
+    img = ('<div class="bd-article"><figure><img style="min-width: 640px" '
+           'src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="1000" height="10">'
+           '</figure></div>')
+    browser.visit("file://" + page(tmp_path, "fig.html",
+                                   head="<style>img { max-width: 100% !important; "
+                                        "min-width: 0 !important; }</style>", body=img))
+    problems = check_narrow(browser, "fig.html", None, redraw=0)
+    assert any("below the 640 px" in p for p in problems), problems
+    fix = open(os.path.join(ROOT, "_static", "a11y.css"), encoding="utf-8").read()
+    browser.visit("file://" + page(tmp_path, "fig-ok.html", head=f"<style>{fix}</style>",
+                                   body=img))
+    assert check_narrow(browser, "fig-ok.html", None, redraw=0) == []
+
+
+def test_readable_width_keeps_ten_point_text_at_nine_pixels(tmp_path):
+    import matplotlib.pyplot as plt
+    fig = plt.figure(figsize=(10, 4), dpi=100)
+    fig.savefig(tmp_path / "f.png", dpi=100)
+    plt.close(fig)
+    width, dpi = book_html.png_size_dpi(tmp_path / "f.png")
+    assert width == 1000 and abs(dpi - 100) < 0.01
+    # 10 pt at 100 dpi is 13.9 px; 9 px needs 9/13.9 of the 1000 px
+    assert book_html.readable_width(tmp_path / "f.png") == round(1000 * 9 / (10 * 100 / 72))

@@ -19,7 +19,7 @@ def named_paths(block):
     """Words of the map that are paths: folders (ending in /) and files."""
     words = re.findall(r"(?<![\w/.])([\w.-]+(?:/[\w.-]+)*/?)", block)
     return {w for w in words
-            if w.endswith("/") or re.search(r"\.(py|yml|bib|txt|toml|json)$", w)
+            if w.endswith("/") or re.search(r"\.(py|yml|bib|txt|toml|json|in|md)$", w)
             or w in ("Makefile", ".ci/run")}
 
 

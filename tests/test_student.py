@@ -375,3 +375,49 @@ def test_wheels_install_and_hold_the_self_checks(student, tmp_path):
     assert run.returncode == 0, run.stderr
     assert int(run.stdout.split()[0]) == len(CHECKS)
     assert "not yet" in run.stdout
+
+
+def test_zip_never_names_the_repository(student):
+    """The student notebooks (the intro in particular, which tells the
+    instructor's readers to clone the repository) point to nothing beyond the zip."""
+    with open(os.path.join(ROOT, "_config.yml")) as fh:
+        url = yaml.safe_load(fh)["repository"]["url"]
+    texts = _zip_text(student.parent / "student-notebooks.zip")
+    assert not [name for name, text in texts.items() if url in text]
+    intro = "\n".join(markdown_of(str(student / "chapters" / "intro.ipynb")))
+    assert "How to read and run it" in intro and "clone" not in intro
+    assert "folded; click to open them" not in intro
+
+
+def test_student_sections_replace_the_instructor_ones():
+    from make_student import section_replacements, student_sections
+
+    nb = nbformat.read(os.path.join(ROOT, "chapters", "intro.ipynb"), as_version=4)
+    replaced = section_replacements("intro")
+    assert replaced, "course/student_edition/intro.sections.md has no section"
+    text = "\n".join(c.source for c in student_sections(nb, "intro").cells
+                     if c.cell_type == "markdown")
+    for heading in replaced:
+        assert heading not in text
+    assert "## How to read and run it" in text and "## Sources" in text   # the next section stays
+    renamed = nbformat.read(os.path.join(ROOT, "chapters", "intro.ipynb"), as_version=4)
+    for c in renamed.cells:
+        c.source = c.source.replace("## How to read, run and teach with it", "## Renamed")
+    with pytest.raises(ValueError, match="no section"):
+        student_sections(renamed, "intro")
+
+
+def test_convert_keeps_the_screen_version(index):
+    src = "\n".join([
+        "{web}``In {numref}`fig-ch3-explorer` move the slider.``{print}`The figure shows $p = 0.1$.`",
+        "```{only} latex",
+        "Printed only.",
+        "```",
+        "```{only} html",
+        "On screen only.",
+        "```",
+    ])
+    out = convert(src, index, "ch03_roc_to_kappa")
+    assert f"In {index.numref('fig-ch3-explorer')} move the slider." in out
+    assert "p = 0.1" not in out and "Printed only." not in out
+    assert "On screen only." in out

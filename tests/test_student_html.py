@@ -170,3 +170,79 @@ def test_figures_kept(edition):
     assert images, "the student edition lost the figures"
     text = open(html_dir / "chapters" / "ch03_roc_to_kappa.html", encoding="utf-8").read()
     assert 'class="plotly-graph-div"' in text
+
+
+# -- nothing in the student edition points to the answers -----------------------------
+def repository_url():
+    import yaml
+
+    with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
+        return yaml.safe_load(fh)["repository"]["url"]
+
+
+# What only the instructor's book says: where its source (and with it the
+# solutions, rubrics and reference answers) lives, and how to build it.
+INSTRUCTOR_PHRASES = ("folded; click to open them", "clone the repository", "clone it",
+                      "make book", "make student", "make test", "tests/answers",
+                      "Using this book in a course", "Rubric for Exercise")
+
+
+def test_no_file_names_the_repository(edition):
+    """No page has a repository button or link (the theme's button is configured
+    from `repository: url:`, which the student edition leaves empty), and no page,
+    search index or downloadable notebook names the repository."""
+    _html_dir, files = edition
+    url = repository_url()
+    assert url.startswith("https://")
+    where = sorted(name for name, text in files.items() if url in text)
+    assert not where, f"the repository URL is in {where}"
+    assert not [name for name, text in files.items() if "github.com/executablebooks" in text]
+
+
+def test_no_instructor_phrase_in_any_file(edition):
+    _html_dir, files = edition
+    for phrase in INSTRUCTOR_PHRASES:
+        where = sorted(name for name, text in files.items() if phrase.lower() in text.lower())
+        assert not where, f"{phrase!r} in {where}"
+
+
+def test_instructor_phrases_are_in_the_instructor_sources():
+    # guards the test above: the instructor's intro and course page do say them
+    with open(os.path.join(ROOT, "chapters", "intro.ipynb"), encoding="utf-8") as fh:
+        intro = " ".join(" ".join("".join(c["source"]) for c in json.load(fh)["cells"]).split())
+    with open(os.path.join(ROOT, "chapters", "course.md"), encoding="utf-8") as fh:
+        course = fh.read()
+    assert "folded; click to open them" in intro and "clone the repository" in intro
+    assert "make book" in intro and "{{ repository_url }}" in intro + course
+    assert "Using this book in a course" in course and "tests/answers" in course
+
+
+def test_the_intro_says_where_students_get_the_edition(edition):
+    html_dir, _files = edition
+    page = normalise(open(html_dir / "chapters" / "intro.html", encoding="utf-8").read())
+    assert "How to read and run it" in page and "student-notebooks.zip" in page
+    assert "solutions are not part of this edition" in page
+
+
+def test_every_page_links_to_the_notebooks_and_never_to_the_instructor_pdf(edition):
+    html_dir, _files = edition
+    pages = glob.glob(str(html_dir / "chapters" / "*.html"))
+    assert len(pages) >= 15
+    for page in pages:
+        text = open(page, encoding="utf-8").read()
+        links = re.findall(r'<p class="pdf-edition"><a href="([^"]+)"', text)
+        assert any(link.endswith("_static/student-notebooks.zip") for link in links), page
+        for link in links:
+            assert os.path.isfile(os.path.normpath(os.path.join(os.path.dirname(page), link)))
+        assert "book.pdf" not in text, f"{page} links to the instructor's PDF"
+    assert not (html_dir / "_static" / "book.pdf").exists()
+
+
+def test_screen_text_not_print_text(edition):
+    """{web} phrases reach the HTML, {print} ones do not (builders/print_web.py)."""
+    html_dir, files = edition
+    page = files[os.path.join("chapters", "ch05_threshold.html")]
+    assert "Move the slider" in page and "hover over a line" in page
+    assert "in the HTML edition a slider" not in page
+    assert not [name for name, text in files.items()
+                if name.endswith(".html") and "its code is in the notebook" in text]
