@@ -171,6 +171,11 @@ def _bwrap():
     return shutil.which("bwrap")
 
 
+def _setpriv():
+    """util-linux's setpriv (drops to the sandbox's user id when the grader is root)."""
+    return shutil.which("setpriv") or "/usr/bin/setpriv"
+
+
 def _as_root():
     return os.geteuid() == 0
 
@@ -218,7 +223,7 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
     cmd += ["--"]
     if _as_root():
         uid = str(SANDBOX_UID + slot)
-        cmd += [shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}",
+        cmd += [_setpriv(), f"--reuid={uid}",
                 f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                 "--bounding-set=-all", "--no-new-privs"]
     cmd += [os.path.join(sys.prefix, "bin", "python"), "-s",
@@ -303,7 +308,7 @@ def readable_by(uid, paths):
             "    if ok: print(p)\nimport platform\nprint(platform.python_version())\n"
             "print('--done--')")
     python = os.path.join(sys.prefix, "bin", "python")
-    done = subprocess.run([shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}",
+    done = subprocess.run([_setpriv(), f"--reuid={uid}",
                            f"--regid={uid}", "--clear-groups", python, "-S", "-c",
                            code] + list(paths), capture_output=True, text=True)
     import platform
@@ -349,7 +354,7 @@ def user_command(job, limits, uid):
                 "AUKGRADE_OUT": job.outbox,
                 "AUKGRADE_PROBES": os.path.join(job.inbox, "probes.json"),
                 "AUKGRADE_CACHE": cache_dir()})
-    cmd = [shutil.which("setpriv") or "/usr/bin/setpriv", f"--reuid={uid}", f"--regid={uid}",
+    cmd = [_setpriv(), f"--reuid={uid}", f"--regid={uid}",
            "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
            os.path.join(sys.prefix, "bin", "python"), "-s", os.path.join(lib, "runner.py"),
            os.path.join(job.inbox, job.notebook), "--cell-cpu", str(limits.cell_cpu),
@@ -578,7 +583,7 @@ def check(install=False):
     choice = os.environ.get("AUKGRADE_SANDBOX", "auto")
     if _CHECKED.get("choice") == choice and "ok" in _CHECKED:
         return _CHECKED["ok"]
-    if _as_root() and not shutil.which("setpriv"):
+    if _as_root() and not os.path.exists(_setpriv()):
         raise SandboxUnavailable("setpriv (util-linux) is missing: apt-get install -y util-linux")
     why = ""
     if choice in ("auto", "bwrap"):
