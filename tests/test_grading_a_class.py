@@ -52,12 +52,18 @@ def max_auto(g):
 
 
 @pytest.mark.parametrize("aid", CHAPTERS)
-def test_make_grade_writes_a_row_for_every_collected_student(aid):
+def test_make_grade_writes_a_row_for_every_student_of_the_roster(aid):
+    """Every student of the roster has a row (those who handed nothing in
+    too), every collected student feedback, whatever the others did."""
     g = graded(aid)
     assert g.returncode == 0, g.stdout[-3000:] + g.stderr[-3000:]
     for sid in g.kinds:
         assert (sid, aid) in g.rows, f"{sid} has no row:\n{g.stdout[-3000:]}"
+        assert g.rows[(sid, aid)]["status"] in ("graded", "needs manual grading")
         assert os.path.exists(os.path.join(g.course, "feedback", sid, aid)), sid
+    with open(os.path.join(g.base, "roster.csv"), newline="") as fh:
+        roster = {r["student_id"] for r in csv.DictReader(fh)}
+    assert {s for s, _ in g.rows} == roster
     assert {r["assignment"] for r in g.rows.values()} == {aid}
 
 
@@ -94,6 +100,7 @@ def test_blank_submission_gets_nothing(aid):
     row = graded(aid).rows[("s002", aid)]
     assert float(row["autograded"]) == 0 and float(row["total"]) == 0
     assert row["needs_manual_grading"] == "no"      # empty written answers score 0
+    assert row["status"] == "graded"
 
 
 # what each attack earns: exactly its honest marks, except the one that
@@ -234,11 +241,18 @@ def test_grade_table_flags_hand_marking_and_totals_what_is_marked(tmp_path):
     row = g.rows[("s001", FULL)]
     assert set(row) == set(csv.DictReader(open(os.path.join(g.course, "grades.csv")))
                            .fieldnames)
+    assert row["status"] == "needs manual grading"
     assert row["needs_manual_grading"] == "yes" and int(row["manual_parts_pending"]) == 3
     assert float(row["manual"]) == 0 and float(row["total"]) == float(row["autograded"])
     assert float(row["max_score"]) == float(row["autograded_max"]) + float(row["manual_max"])
+    # a student of the roster who handed nothing in: a row, no marks (not 0)
+    missing = g.rows[("n001", FULL)]
+    assert missing["status"] == "not submitted" and missing["name"] == "Nobody Submitted"
+    assert missing["autograded"] == missing["manual"] == missing["total"] == ""
+    assert missing["max_score"] == row["max_score"]
     # mark the written answers by hand, add an assignment nobody has handed in,
-    # export again: the marks count, the flag goes, no row for the new assignment
+    # export again: the marks count, the flag goes, every student gets a row
+    # "not submitted" for the new assignment
     course = tmp_path / "course"
     shutil.copytree(g.course, course, symlinks=True)
     from nbgrader.api import Gradebook
@@ -260,8 +274,11 @@ def test_grade_table_flags_hand_marking_and_totals_what_is_marked(tmp_path):
                    cwd=course, env=env, check=True, capture_output=True)
     rows = {(r["student_id"], r["assignment"]): r
             for r in csv.DictReader(open(course / "again.csv"))}
-    assert {a for _, a in rows} == {FULL}
+    assert {a for _, a in rows} == {FULL, "ch02"}
+    assert {s for s, a in rows if a == "ch02"} == {s for s, _ in g.rows}
+    assert {r["status"] for (_, a), r in rows.items() if a == "ch02"} == {"not submitted"}
     again = rows[("s001", FULL)]
+    assert again["status"] == "graded"
     assert again["needs_manual_grading"] == "no" and float(again["manual"]) == marked
     assert float(again["total"]) == float(again["autograded"]) + marked
 

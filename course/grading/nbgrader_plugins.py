@@ -541,16 +541,22 @@ class LmsCollector(FileNameCollectorPlugin):
 
 # --- the grade table -------------------------------------------------------------------
 
-COLUMNS = ["student_id", "name", "email", "lms_id", "assignment", "autograded",
+COLUMNS = ["student_id", "name", "email", "lms_id", "assignment", "status", "autograded",
            "autograded_max", "manual", "manual_max", "total", "max_score",
            "needs_manual_grading", "manual_parts_pending", "needs_attention",
            "attention_reason", "tampering", "late", "timestamp"]
+# status: "graded" (every part has a mark), "needs manual grading" (written
+# parts not yet marked by hand: total counts only what is marked, never a
+# silent 0 for them), "not submitted" (no marks at all: the mark columns are
+# empty, not 0, so an LMS import does not record a zero by mistake)
+GRADED, NEEDS_MANUAL, NOT_SUBMITTED = "graded", "needs manual grading", "not submitted"
 
 
 class LmsGradesExporter(ExportPlugin):
-    """One row per student and assignment graded: autograded, manual and total
-    marks, the maximum, and flags for parts still to mark by hand and for
-    submissions that need the instructor's attention."""
+    """One row per student and assignment: every student of the gradebook (the
+    roster) for every assignment of it, submitted or not, with autograded,
+    manual and total marks, the maximum, a status and flags for parts still to
+    mark by hand and for submissions that need the instructor's attention."""
 
     roster = Unicode("", help="the roster CSV").tag(config=True)
     report_dir = Unicode("", help="the grading reports' folder").tag(config=True)
@@ -558,22 +564,53 @@ class LmsGradesExporter(ExportPlugin):
     def export(self, gradebook):
         dest = self.to or "grades.csv"
         roster = lms.Roster.read(self.roster)
+        students = sorted(gradebook.students, key=lambda s: s.id)
         rows = []
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             if self.assignment and assignment.name not in self.assignment:
                 continue
             collected = self._collect_notes(assignment.name)
             late_flags = {m["student_id"]: m.get("late") for m in collected}
-            for submission in sorted(assignment.submissions, key=lambda s: s.student.id):
-                student = submission.student
+            submissions = {s.student.id: s for s in assignment.submissions}
+            for student in students:
                 if self.student and student.id not in self.student:
                     continue
-                rows.append(self._row(assignment, submission, student, roster, late_flags))
+                submission = submissions.get(student.id)
+                rows.append(self._row(assignment, submission, student, roster, late_flags)
+                            if submission is not None
+                            else self._missing_row(assignment, student, roster))
         with open(dest, "w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=COLUMNS)
             writer.writeheader()
             writer.writerows(rows)
         self.log.info("wrote %d rows to %s", len(rows), dest)
+
+    @staticmethod
+    def _who(student, roster):
+        info = roster.students.get(student.id)
+        return {
+            "student_id": student.id,
+            "name": info.name if info else " ".join(
+                x for x in (student.first_name, student.last_name) if x),
+            "email": info.email if info else (student.email or ""),
+            "lms_id": " ".join(info.lms_ids) if info else (student.lms_user_id or ""),
+        }
+
+    def _missing_row(self, assignment, student, roster):
+        auto_max = manual_max = 0.0
+        for nb in assignment.notebooks:
+            for cell in nb.grade_cells:
+                if cell.cell_type == "markdown":
+                    manual_max += float(cell.max_score or 0)
+                else:
+                    auto_max += float(cell.max_score or 0)
+        row = dict.fromkeys(COLUMNS, "")
+        row.update(self._who(student, roster), assignment=assignment.name,
+                   status=NOT_SUBMITTED, autograded_max=_fmt(auto_max),
+                   manual_max=_fmt(manual_max), max_score=_fmt(auto_max + manual_max),
+                   needs_manual_grading="no", manual_parts_pending=0, needs_attention="no",
+                   tampering=0, late="no")
+        return row
 
     def _collect_notes(self, aid):
         path = os.path.join(self.report_dir, aid, "collect.json")
@@ -611,15 +648,11 @@ class LmsGradesExporter(ExportPlugin):
         except (OSError, ValueError):
             report = {"attention": ["no grading report: the submission was not autograded "
                                     "(unreadable notebook?)"]}
-        info = roster.students.get(student.id)
         attention = report.get("attention", [])
         return {
-            "student_id": student.id,
-            "name": info.name if info else " ".join(
-                x for x in (student.first_name, student.last_name) if x),
-            "email": info.email if info else (student.email or ""),
-            "lms_id": " ".join(info.lms_ids) if info else (student.lms_user_id or ""),
+            **self._who(student, roster),
             "assignment": assignment.name,
+            "status": NEEDS_MANUAL if pending else GRADED,
             "autograded": _fmt(auto), "autograded_max": _fmt(auto_max),
             "manual": _fmt(manual), "manual_max": _fmt(manual_max),
             "total": _fmt(auto + manual), "max_score": _fmt(auto_max + manual_max),
