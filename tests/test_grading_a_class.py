@@ -122,6 +122,31 @@ def test_hostile_submissions_get_no_more_than_they_earned(aid):
     assert not wrong, f"(autograded, earned honestly) by attack: {wrong}"
 
 
+@pytest.mark.parametrize("aid", CHAPTERS)
+def test_writing_outside_its_folder_changes_no_file_of_the_grader(aid):
+    """The submission that writes into the reference answers, the library, the
+    gradebook, the course's configuration, another student's notebook and
+    the system changed none of them (its sandbox has none of them, or only
+    read-only), and that other student is graded in full."""
+    g = graded(aid)
+    if "write-outside" not in g.kinds.values():
+        pytest.skip(f"{aid} is graded without this attack")
+    nb_name = os.path.basename(glob.glob(os.path.join(g.course, "release", aid,
+                                                      "*.ipynb"))[0])
+    targets = [os.path.join(ROOT, "tests", "answers", "grading.py"),
+               os.path.join(ROOT, "auklib", "__init__.py"),
+               os.path.join(ROOT, "bookkit", "aukbook", "checks", "__init__.py"),
+               os.path.join(g.course, "gradebook.db"),
+               os.path.join(g.course, "nbgrader_config.py"),
+               os.path.join(g.course, "submitted", "s001", aid, nb_name)]
+    for path in targets:
+        with open(path, "rb") as fh:
+            assert b"PWNED = True" not in fh.read(), path
+    for path in ("/work/pwned", "/root/pwned", "/etc/pwned"):
+        assert not os.path.exists(path), path
+    assert autograded(g, "s001") == max_auto(g)
+
+
 STOPS = {"exit-process": "kernel died", "kill-parent": "ended abnormally",
          "infinite-loop": "kept running", "memory-bomb": "memory",
          "fork-bomb": ("processes", "memory")}
