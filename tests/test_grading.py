@@ -300,3 +300,38 @@ def test_release_holds_no_solution_hidden_test_or_reference(sources, tmp_path):
             assert f"{v:.6f}" not in text
     assert sorted(p.name for p in (release / "data").iterdir()) == \
         make_assignments.data_files(glob.glob(os.path.join(ROOT, "chapters", "ch09*"))[0])
+
+
+def test_archives_unpack_regular_files_inside_the_folder_only(tmp_path):
+    """A zip or tar from an LMS download gives its regular files, below the
+    target folder; links, device files and paths that climb out are skipped
+    and listed, never created."""
+    import io
+    import stat
+    import tarfile
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as zf:
+        zf.writestr("s1/nb.ipynb", "{}")
+        zf.writestr("../evil.txt", "x")
+        link = zipfile.ZipInfo("link")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc/passwd")
+        zf.writestr("folder/", "")
+    with tarfile.open(tmp_path / "b.tar.gz", "w:gz") as tf:
+        member = tarfile.TarInfo("s2/nb.ipynb")
+        member.size = 2
+        tf.addfile(member, io.BytesIO(b"{}"))
+        for name, kind in (("lnk", tarfile.SYMTYPE), ("/abs.txt", tarfile.REGTYPE)):
+            member = tarfile.TarInfo(name)
+            member.type, member.linkname = kind, "/etc/passwd"
+            tf.addfile(member, io.BytesIO(b""))
+    extractor = nbgrader_plugins.SafeExtractor.__new__(nbgrader_plugins.SafeExtractor)
+    extractor.skipped = []
+    for name in ("a.zip", "b.tar.gz"):
+        (tmp_path / ("out-" + name)).mkdir()
+        extractor._unpack(str(tmp_path / name), str(tmp_path / ("out-" + name)))
+    made = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")
+                  if p.is_file() or p.is_symlink())
+    assert made == ["a.zip", "b.tar.gz", "out-a.zip/s1/nb.ipynb", "out-b.tar.gz/s2/nb.ipynb"]
+    assert sorted(n for n, _ in extractor.skipped) == ["../evil.txt", "/abs.txt", "link", "lnk"]

@@ -180,20 +180,16 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
     if late:
         lines.append("")
         lines.append("late (marked so by the LMS): " + ", ".join(m["student_id"] for m in late))
-    tampered = {s: r["tampering"] for s, r in runs.items() if r.get("tampering")}
-    if tampered:
-        lines.append("")
-        lines.append(f"TAMPERING ({_n(len(tampered), 'student')}): locked or graded cells were "
-                     "changed; the instructor's versions were restored before grading")
-        for s, events in tampered.items():
-            lines += [f"  !! {s}: {e}" for e in events]
-    attention = {s: r["attention"] for s, r in runs.items() if r.get("attention")}
-    if attention:
-        lines.append("")
-        lines.append(f"NEEDS ATTENTION ({_n(len(attention), 'student')}): marked from the answers "
-                     "recorded before the run stopped")
-        for s, items in attention.items():
-            lines += [f"  !! {s}: {a}" for a in items]
+    for key, title in (("tampering", "TAMPERING ({}): locked or graded cells were changed; "
+                        "the instructor's versions were restored before grading"),
+                       ("attention", "NEEDS ATTENTION ({}): marked from the answers recorded "
+                        "before the run stopped")):
+        flagged = {s: r[key] for s, r in runs.items() if r.get(key)}
+        if flagged:
+            lines.append("")
+            lines.append(title.format(_n(len(flagged), "student")))
+            for s, events in flagged.items():
+                lines += [f"  !! {s}: {e}" for e in events]
     graded = set(runs)
     if roster:
         missing = sorted(set(roster.students) - {m["student_id"] for m in collected} - graded)

@@ -424,35 +424,27 @@ class SafeExtractor(ExtractorPlugin):
                 return None
             return os.path.join(dest, *parts)
 
-        if zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as zf:
-                infos = zf.infolist()
-                self._members_ok([(i.filename, i.file_size, True) for i in infos])
-                for info in infos:
-                    kind = (info.external_attr >> 16) & 0o170000
-                    target = safe(info.filename)
-                    if info.is_dir() or target is None or kind not in (0, stat.S_IFREG):
-                        if not info.is_dir():
-                            self.skipped.append((info.filename, "not a regular file in "
-                                                 + os.path.basename(path)))
-                        continue
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    with zf.open(info) as src, open(target, "wb") as out:
-                        shutil.copyfileobj(src, out, length=1 << 20)
-        else:
-            with tarfile.open(path) as tf:
-                members = tf.getmembers()
-                self._members_ok([(m.name, m.size, m.isreg()) for m in members])
-                for m in members:
-                    target = safe(m.name)
-                    if not m.isreg() or target is None:
-                        if not m.isdir():
-                            self.skipped.append((m.name, "not a regular file in "
-                                                 + os.path.basename(path)))
-                        continue
-                    os.makedirs(os.path.dirname(target), exist_ok=True)
-                    with tf.extractfile(m) as src, open(target, "wb") as out:
-                        shutil.copyfileobj(src, out, length=1 << 20)
+        with (zipfile.ZipFile(path) if zipfile.is_zipfile(path) else tarfile.open(path)) as ar:
+            if isinstance(ar, zipfile.ZipFile):
+                # (name, size, regular file?, folder?, open) of each member
+                members = [(i.filename, i.file_size,
+                            (i.external_attr >> 16) & 0o170000 in (0, stat.S_IFREG)
+                            and not i.is_dir(), i.is_dir(), lambda i=i: ar.open(i))
+                           for i in ar.infolist()]
+            else:
+                members = [(m.name, m.size, m.isreg(), m.isdir(),
+                            lambda m=m: ar.extractfile(m)) for m in ar.getmembers()]
+            self._members_ok([(name, size, regular) for name, size, regular, _, _ in members])
+            for name, _, regular, is_dir, opener in members:
+                target = safe(name)
+                if not regular or target is None:
+                    if not is_dir:
+                        self.skipped.append((name, "not a regular file in "
+                                             + os.path.basename(path)))
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with opener() as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out, length=1 << 20)
 
 
 def _collect_notes_path(app):
