@@ -374,3 +374,32 @@ def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_pat
     (course / "course_key.txt").write_text("none\n")
     assert judge.read_course_key(str(course / "course_key.txt")) is None
 
+
+def test_release_and_grade_read_one_roster_file(tmp_path):
+    """One roster for ``make release ROSTER=`` and ``make grade ROSTER=``: a
+    CSV with a student_id column (other columns ignored) or one id a line, read
+    by one function (grading/lms.py, read_students); a CSV without the column
+    is an error, never a list of odd ids."""
+    import lms
+    from make_rubric_sheets import read_roster
+
+    csv_file = tmp_path / "roster.csv"
+    csv_file.write_text("\ufeffname,student_id,lms_id,email\n"
+                        "Jane Doe,s001,123456;777,jdoe@uni.example\n"
+                        "Bo Li,s002,,\n,,,\nJane Doe,s001,,\n")
+    plain = tmp_path / "roster.txt"
+    plain.write_text("# class of 2026\ns001\n\n s002 \n")
+    for path in (csv_file, plain):
+        assert read_roster(str(path)) == ["s001", "s002"]
+        assert sorted(lms.Roster.read(str(path)).students) == ["s001", "s002"]
+    jane = lms.Roster.read(str(csv_file))
+    assert jane.by_lms("777") == "s001" and jane.by_name("Jane Doe") == "s001"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,name\ns001,Jane\n")
+    for reader in (read_roster, lms.Roster.read):
+        with pytest.raises(ValueError, match="student_id"):
+            reader(str(bad))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nobody yet\n")
+    with pytest.raises(ValueError, match="no student ids"):
+        read_roster(str(empty))

@@ -22,7 +22,7 @@ bulk downloads ("download all submissions") of the three common systems:
 
 A browser that downloads a file twice adds `` (1)``, `` (2)``: those are
 removed too.  The person is found in the roster (``roster.csv``: columns
-``student_id``, ``name``, ``lms_id`` and ``email``; ``lms_id`` may hold several
+``student_id``, ``name``, ``lms_id`` and ``email``, see :func:`read_students`; ``lms_id`` may hold several
 ids separated by spaces or semicolons, e.g. a Canvas user id and a Moodle
 participant id): by LMS id, by Blackboard username (an LMS id, or the part of
 the email before the @), by Canvas login name or Moodle full name (when one
@@ -87,24 +87,10 @@ class Roster:
 
     @classmethod
     def read(cls, path):
+        """The roster of ``path`` (:func:`read_students`); empty without a file."""
         if not path or not os.path.exists(path):
             return cls()
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            rows = list(csv.DictReader(fh))
-        need = {"student_id"}
-        if rows and not need <= set(rows[0]):
-            raise ValueError(f"{path}: the roster needs a header with the columns "
-                             "student_id, name, lms_id, email (got "
-                             f"{', '.join(rows[0])})")
-        out = []
-        for row in rows:
-            sid = (row.get("student_id") or "").strip()
-            if not sid:
-                continue
-            ids = tuple(x for x in re.split(r"[;\s]+", row.get("lms_id") or "") if x)
-            out.append(Student(sid, (row.get("name") or "").strip(), ids,
-                               (row.get("email") or "").strip()))
-        return cls(out)
+        return cls(read_students(path))
 
     def by_lms(self, key):
         found = self._by_lms.get(key.lower(), set())
@@ -125,6 +111,44 @@ class Match:
     timestamp: str = None      # the LMS's time stamp (Blackboard), ISO
     copy: int = 0              # browser/Canvas copy number (higher: newer)
     candidate_id: str = None   # the student, when only the notebook's name is unknown
+
+
+def read_students(path):
+    """The students of a roster file: the one format ``make release ROSTER=``,
+    ``make grade ROSTER=`` and ``course/make_rubric_sheets.py`` all read.
+
+    Either a CSV file whose header has a ``student_id`` column (and, for
+    matching LMS downloads, ``name``, ``lms_id``, ``email``; other columns are
+    ignored), or a text file with one student id a line (blank lines and lines
+    beginning with ``#`` are skipped).  A file with commas but no
+    ``student_id`` column is an error, never a list of odd ids.
+    """
+    with open(path, newline="", encoding="utf-8-sig") as fh:
+        text = fh.read()
+    lines = [line for line in text.splitlines() if line.strip()]
+    rows = list(csv.DictReader(lines)) if lines else []
+    header = [c.strip() for c in (next(csv.reader(lines[:1]), []) if lines else [])]
+    if "student_id" in header:
+        rows = [{(k or "").strip(): v for k, v in row.items()} for row in rows]
+    elif any("," in line for line in lines if not line.lstrip().startswith("#")):
+        raise ValueError(f"{path}: a CSV roster needs a header with a student_id column "
+                         "(and name, lms_id, email for LMS downloads); got "
+                         f"{', '.join(header)}")
+    else:
+        rows = [{"student_id": line} for line in lines
+                if not line.lstrip().startswith("#")]
+    out, seen = [], set()
+    for row in rows:
+        sid = (row.get("student_id") or "").strip()
+        if not sid or sid.startswith("#") or sid in seen:
+            continue
+        seen.add(sid)
+        ids = tuple(x for x in re.split(r"[;\s]+", row.get("lms_id") or "") if x)
+        out.append(Student(sid, (row.get("name") or "").strip(), ids,
+                           (row.get("email") or "").strip()))
+    if not out:
+        raise ValueError(f"{path}: no student ids")
+    return out
 
 
 def normalise_file_name(name):
