@@ -42,19 +42,20 @@ def labels_of(nb):
             if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-answer")]
 
 
-def answer_source(label, student_id, wrong=False):
+def answer_source(label, student_id, wrong=False, key=None):
     name = answer_name(label)
     if CHECKS[label]["kind"] == "function":
         return (WRONG_FUNCTION if wrong else FUNCTIONS[label]) + f"{name} = kappa"
-    value = np.ravel(expected(label, student_id)).tolist()
+    value = np.ravel(expected(label, student_id, key)).tolist()
     if wrong:          # the right form, and digits that share nothing with the reference
         value = [-987.25 - i for i in range(len(value))]
     return f"{name} = {value[0]!r}" if len(value) == 1 else f"{name} = {value!r}"
 
 
 def fill(release, student_id, *, blank=False, wrong=(), all_wrong=False, extra=None,
-         extra_after=None, written="My derivation: ..."):
-    """A copy of the released notebook, filled in.
+         extra_after=None, written="My derivation: ...", key=None):
+    """A copy of the released notebook, filled in (``key``: the course key
+    it was released with).
 
     ``wrong`` lists labels answered wrongly (right form, wrong value);
     ``extra`` is a code cell put after the STUDENT_ID cell, ``extra_after``
@@ -74,7 +75,7 @@ def fill(release, student_id, *, blank=False, wrong=(), all_wrong=False, extra=N
             continue
         if gid.endswith("-answer"):
             label = gid[:-len("-answer")]
-            cell.source = answer_source(label, student_id, all_wrong or label in wrong)
+            cell.source = answer_source(label, student_id, all_wrong or label in wrong, key)
         elif gid.endswith("-written"):
             cell.source = written
         cells.append(cell)

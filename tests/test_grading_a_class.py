@@ -342,3 +342,50 @@ def test_grading_time_per_student(aid, record_property):
           f"{sum(wall) / len(wall):.1f} s each; whole make grade {g.seconds:.0f} s for "
           f"{len(g.kinds)} students")
     assert max(cpu) < 120
+
+
+def test_a_roster_release_is_graded_on_each_students_own_numbers(tmp_path):
+    """End to end with a roster: release chapter 1 with ROSTER (what ``make
+    release ROSTER=`` runs), grade with the same file (``make grade ROSTER=``):
+    a correct notebook of a student whose numbers differ from the book's and
+    from the roster-free ones gets every autograded point, and a classmate who
+    hands in that notebook under their own id gets fewer (the grader reads the
+    course key in its own process)."""
+    from aukbook.variants import BOOK, VARIANT_LABELS, roster_key, variant
+
+    course, folder = tmp_path / "course", tmp_path / "submissions"
+    roster = tmp_path / "roster.txt"                 # one id a line: the plainest roster
+    ids = ["r001", "r002", "r003", "r004"]
+    roster.write_text("\n".join(ids) + "\n")
+    key = roster_key(ids)
+    assert grading_class.make_assignments.main(
+        [str(course), "--chapters", FULL, "--roster", str(roster)]) == 0
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
+               + os.environ.get("PATH", ""))
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", FULL, "--force"],
+                   cwd=course, env=env, check=True, capture_output=True)
+    release, = glob.glob(str(course / "release" / FULL / "*.ipynb"))
+    rel = nbformat.read(release, as_version=4)
+    labels = subs.labels_of(rel)
+    mine = [l for l in labels if l in VARIANT_LABELS]
+    assert mine and all(variant(l, "r001", key) != BOOK[l] for l in mine)
+    assert any(variant(l, "r001", key) != variant(l, "r001") for l in mine)
+    honest = subs.fill(rel, "r001", key=key)
+    copied = subs.fill(rel, "r001", key=key)          # r002 hands in r001's notebook
+    for cell in copied.cells:
+        cell.source = cell.source.replace('STUDENT_ID = "r001"', 'STUDENT_ID = "r002"')
+    name = os.path.basename(release)
+    for sid, nb in (("r001", honest), ("r002", copied)):
+        os.makedirs(folder / sid)
+        nbformat.write(nb, str(folder / sid / name))
+    env.update(grading_class.LIMITS, AUKGRADE_UID_BASE="62400")
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
+                           str(course), FULL, str(folder), "--roster", str(roster),
+                           "--jobs", "2"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = {r["student_id"]: r for r in csv.DictReader(open(course / "grades.csv"))}
+    assert set(rows) == set(ids)
+    full = 3 * len(labels)
+    assert float(rows["r001"]["autograded"]) == full, rows["r001"]
+    # the copy keeps the function answers and the form points only
+    assert float(rows["r002"]["autograded"]) < full - 2 * (len(mine) - 1), rows["r002"]
