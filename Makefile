@@ -51,7 +51,7 @@ help:
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01);"
 	@echo "                 ROSTER=FILE gives every student of it numbers of their own (the"
-	@echo "                 course key goes to _build/grading/course_key.txt)"
+	@echo "                 course key goes to _build/grading/course_keys/ch01.txt)"
 	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=FILE]   collect DIR (folders named"
 	@echo "                 by student id, or Moodle/Canvas/Blackboard downloads), grade each notebook in a"
 	@echo "                 sandbox, write grades.csv, feedback HTML and a report"

@@ -27,9 +27,10 @@ with, added:
   (``make release ROSTER=FILE``) the course key of that roster
   (``aukbook.variants.roster_key``) is written into these cells, so that no
   two students of the roster share the numbers of an exercise whose design
-  separates them; the key is also written to ``COURSE/course_key.txt``, where
-  the grader (course/grading/judge.py) and ``course/make_rubric_sheets.py``
-  read it.  Without a roster the numbers come from the id alone, and students
+  separates them; the key is also written to ``COURSE/course_key.txt`` (the
+  last release's, for ``course/make_rubric_sheets.py --key``) and
+  ``COURSE/course_keys/<chNN>.txt`` (each assignment's, which the grader,
+  course/grading/judge.py, reads).  Without a roster the numbers come from the id alone, and students
   of one class share an exercise's numbers now and then;
 * after each exercise that asks for a derivation or an interpretation
   (course/course_metrics.py, KIND), a Markdown answer cell graded by hand,
@@ -107,9 +108,9 @@ c.Autograde.autograde_preprocessors = [
 c.OverwriteCells.add_missing_cells = True
 c.ReportedOverwriteCells.release_dir = os.path.join(_root, "release")
 c.SandboxedExecute.report_dir = os.path.join(_root, "reports")
-# the course key of `make release ROSTER=` (per-student variants), read by the
-# grader's process
-c.SandboxedExecute.course_key_file = os.path.join(_root, "course_key.txt")
+# the course keys of `make release ROSTER=` (per-student variants), one per
+# assignment (course_keys/<assignment>.txt), read by the grader's process
+c.SandboxedExecute.course_key_dir = os.path.join(_root, "course_keys")
 # sandbox limits (course/grading/sandbox.py, Limits), e.g. {{"cell_cpu": 60}}
 c.SandboxedExecute.limits = {{}}
 
@@ -391,6 +392,12 @@ def write_course(course, chapters=None, key=None):
         if chapters and aid not in chapters:
             continue
         nb, summary = assignment_notebook(path, index, rubrics, key)
+        # the key this assignment was released with, for the grader: a later
+        # release of another chapter (another roster, or none) leaves it alone
+        os.makedirs(os.path.join(course, "course_keys"), exist_ok=True)
+        with open(os.path.join(course, "course_keys", f"{aid}.txt"), "w",
+                  encoding="utf-8") as fh:
+            fh.write((key or "none") + "\n")
         target = os.path.join(course, "source", aid)
         shutil.rmtree(target, ignore_errors=True)
         os.makedirs(target)

@@ -350,7 +350,8 @@ def test_a_roster_release_is_graded_on_each_students_own_numbers(tmp_path):
     a correct notebook of a student whose numbers differ from the book's and
     from the roster-free ones gets every autograded point, and a classmate who
     hands in that notebook under their own id gets fewer (the grader reads the
-    course key in its own process)."""
+    assignment's course key in its own process, even after a later release of
+    another chapter without a roster)."""
     from aukbook.variants import BOOK, VARIANT_LABELS, roster_key, variant
 
     course, folder = tmp_path / "course", tmp_path / "submissions"
@@ -360,6 +361,8 @@ def test_a_roster_release_is_graded_on_each_students_own_numbers(tmp_path):
     key = roster_key(ids)
     assert grading_class.make_assignments.main(
         [str(course), "--chapters", FULL, "--roster", str(roster)]) == 0
+    # another chapter released later without a roster leaves chapter 1's key
+    assert grading_class.make_assignments.main([str(course), "--chapters", "ch02"]) == 0
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
                + os.environ.get("PATH", ""))
     subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", FULL, "--force"],

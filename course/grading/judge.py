@@ -126,8 +126,9 @@ def _missing_message(name, entry, stopped):
 
 
 def read_course_key(path):
-    """The course key the assignments were released with (``make release
-    ROSTER=`` writes it to ``COURSE/course_key.txt``), or None: read here, in
+    """The course key an assignment was released with (``make release
+    ROSTER=`` writes it to ``COURSE/course_keys/<assignment>.txt``), or None
+    (no file, or ``none``: released without a roster): read here, in
     the grader's process, never from the sandbox (which has no environment)
     or from the student's notebook (which the student can edit)."""
     if not path or not os.path.exists(path):

@@ -223,8 +223,9 @@ class SandboxedExecute(NbGraderPreprocessor):
     report_dir = Unicode("", help="where each submission's grading report goes").tag(config=True)
     limits = Dict({}, help="overrides of sandbox.Limits, e.g. {'cell_cpu': 60}").tag(config=True)
     slot = Int(0, help="which unprivileged uid of the sandboxes to use").tag(config=True)
-    course_key_file = Unicode("", help="the course key of the release (course_key.txt), "
-                              "read here, in the grader's process").tag(config=True)
+    course_key_dir = Unicode("", help="the folder of each assignment's course key "
+                             "(course_keys/<assignment>.txt), read here, in the "
+                             "grader's process").tag(config=True)
 
     def preprocess(self, nb, resources):
         aid, sid, name = _key(resources)
@@ -309,7 +310,8 @@ class SandboxedExecute(NbGraderPreprocessor):
             report["attention"].append("no executed notebook came back from the sandbox")
 
         verdicts = {}
-        key = judge.read_course_key(self.course_key_file)
+        key = judge.read_course_key(
+            os.path.join(self.course_key_dir, f"{aid}.txt") if self.course_key_dir else "")
         for label in labels:
             with judge.quietly():
                 verdicts[label] = judge.judge(label, records.get(label), sid, stopped, key)
