@@ -229,7 +229,9 @@ def main(argv=None):
     parser.add_argument("course")
     parser.add_argument("assignment")
     parser.add_argument("submissions")
-    parser.add_argument("--roster", default="", help="CSV: student_id, name, lms_id, email")
+    parser.add_argument("--roster", default="",
+                        help="CSV: student_id[, name, lms_id, email], or one id a line "
+                             "(the roster of make release ROSTER=)")
     parser.add_argument("--force", action="store_true",
                         help="autograde every submission afresh (hand marks are lost)")
     parser.add_argument("--jobs", type=int, default=0,
