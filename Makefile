@@ -28,11 +28,13 @@ DASK_BENCH_BIG ?= 0
 # without pyspark in .venv) the script says so and skips.
 SPARK_PYTHON ?=
 
-.PHONY: system book test test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
+.PHONY: system book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
+	@echo "make test-course grade a class for every chapter (correct, blank and hostile submissions, each"
+	@echo "                 in its own sandbox); make test grades chapters 1, 7 and 12 only"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
 	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
@@ -48,10 +50,13 @@ help:
 	@echo "make dist        auklib's sdist and wheel into dist/ (the library alone), checked by twine"
 	@echo "make release ASSIGNMENT=ch01   write the nbgrader course (_build/grading) and the"
 	@echo "                 students' release of one chapter (_build/grading/release/ch01);"
-	@echo "                 ROSTER=FILE (ids, one a line) gives every student of it numbers"
-	@echo "                 of their own (the course key goes to _build/grading/course_key.txt)"
-	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR   collect DIR/<student id>/<chapter>.ipynb"
-	@echo "                 (or DIR/<student id>.zip), autograde, grades.csv, feedback HTML"
+	@echo "                 ROSTER=FILE gives every student of it numbers of their own (the"
+	@echo "                 course key goes to _build/grading/course_keys/ch01.txt)"
+	@echo "make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=FILE]   collect DIR (folders named"
+	@echo "                 by student id, or Moodle/Canvas/Blackboard downloads), grade each notebook in a"
+	@echo "                 sandbox, write grades.csv, feedback HTML and a report"
+	@echo "                 (ROSTER: one id a line, or a CSV with student_id[, name, lms_id, email];"
+	@echo "                 the same file for release and grade)"
 
 # The packages are installed by uv (pinned below, installed with the venv's
 # own pip): it links them from its cache instead of unpacking every wheel
@@ -115,6 +120,17 @@ test: system test-lib
 test-lib test-notebooks: export OPENBLAS_NUM_THREADS := 1
 test-lib test-notebooks: export OMP_NUM_THREADS := 1
 
+# The grading tests of every chapter (tests/test_grading_a_class.py grades a
+# class per chapter: correct, blank and hostile submissions, each notebook in
+# a sandbox); make test runs them on chapters 1, 7 and 12 only.  As root, the
+# sandbox's bubblewrap is installed on first use (course/grading/sandbox.py).
+test-course: export OPENBLAS_NUM_THREADS := 1
+test-course: export OMP_NUM_THREADS := 1
+test-course: $(STAMP)
+	@$(BIN)/python course/grading/sandbox.py --check
+	AUKBOOK_TEST_COURSE=all $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal \
+		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py
+
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \
 		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal --durations=15 tests auklib bookkit/aukbook
@@ -142,14 +158,21 @@ notebooks: $(STAMP)
 student: $(STAMP)
 	$(BIN)/python course/make_student.py student --html _build/student-html
 
-# Grading with nbgrader (chapters/course.md, "Grading"): the course lives in
-# COURSE; `make release` writes one chapter's assignment from the chapter
-# itself (course/make_assignments.py) and nbgrader's release of it; `make grade`
-# collects a folder of submissions (nbgrader zip_collect), autogrades them,
-# writes the grade table COURSE/grades.csv and the feedback pages
-# COURSE/feedback/<student id>/<assignment>/*.html.
+# Grading with nbgrader (chapters/course.md, "Grading"; course/grading/README.md):
+# the course lives in COURSE; `make release` writes one chapter's assignment
+# from the chapter itself, with the data it reads (course/make_assignments.py),
+# and nbgrader's release of it; `make grade` checks (as root: installs) the
+# sandbox first, then collects a folder of submissions (plain or as an LMS
+# exports them, matched through ROSTER), runs each notebook in its own sandbox
+# and marks the answers it recorded outside it, and writes the LMS grade table
+# COURSE/grades.csv, the feedback pages COURSE/feedback/<student id>/<assignment>/
+# and the report COURSE/reports/<assignment>-report.txt.
 COURSE     ?= _build/grading
 ASSIGNMENT ?= ch01
+# the class roster, one file for release and grade (course/grading/lms.py,
+# read_students): one student id a line, or a CSV with a student_id column and,
+# to match LMS downloads, name, lms_id, email (kept as COURSE/roster.csv)
+ROSTER     ?=
 # a submission already autograded is skipped (so marks given by hand stay);
 # AUTOGRADE_FLAGS=--force grades every submission afresh
 AUTOGRADE_FLAGS ?=
@@ -163,16 +186,11 @@ release: assignments
 	$(NBGRADER) generate_assignment $(ASSIGNMENT) --force
 
 grade: $(STAMP)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR"; exit 2; }
-	test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT)
-	rm -rf $(COURSE)/downloaded/$(ASSIGNMENT)
-	mkdir -p $(COURSE)/downloaded/$(ASSIGNMENT)/archive
-	cp -R $(SUBMISSIONS)/. $(COURSE)/downloaded/$(ASSIGNMENT)/archive/
-	$(NBGRADER) zip_collect $(ASSIGNMENT) --force
-	$(NBGRADER) autograde $(ASSIGNMENT) $(AUTOGRADE_FLAGS)
-	$(NBGRADER) generate_feedback $(ASSIGNMENT) --force
-	$(NBGRADER) export --to grades.csv
-	@echo "grades: $(COURSE)/grades.csv; feedback: $(COURSE)/feedback/<student id>/$(ASSIGNMENT)/"
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade ASSIGNMENT=ch01 SUBMISSIONS=DIR [ROSTER=roster.csv]"; exit 2; }
+	@$(BIN)/python course/grading/sandbox.py --check
+	@test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) --no-print-directory release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT) $(if $(ROSTER),ROSTER=$(ROSTER))
+	$(BIN)/python course/grading/grade.py $(COURSE) $(ASSIGNMENT) $(SUBMISSIONS) \
+		$(if $(ROSTER),--roster $(ROSTER)) $(AUTOGRADE_FLAGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py

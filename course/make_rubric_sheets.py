@@ -21,7 +21,6 @@ instructor material, like ``_build/grading``.
 """
 
 import argparse
-import csv
 import glob
 import html
 import math
@@ -319,18 +318,10 @@ def to_html(md, title):
 
 
 def read_roster(path):
-    with open(path, encoding="utf-8", newline="") as fh:
-        text = fh.read()
-    rows = list(csv.reader(text.splitlines()))
-    if rows and "student_id" in [c.strip() for c in rows[0]]:
-        col = [c.strip() for c in rows[0]].index("student_id")
-        ids = [r[col] for r in rows[1:] if len(r) > col]
-    else:
-        ids = [line for line in text.splitlines()]
-    ids = [i.strip() for i in ids if i.strip() and not i.strip().startswith("#")]
-    if not ids:
-        raise ValueError(f"{path}: no student ids")
-    return ids
+    """The roster's student ids (grading/lms.py, ``read_students``: the format
+    ``make release ROSTER=`` and ``make grade ROSTER=`` read)."""
+    from grading.lms import read_students
+    return [s.student_id for s in read_students(path)]
 
 
 def write_sheets(roster, out, key=None, chapters=None, log=print):

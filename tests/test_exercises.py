@@ -451,6 +451,16 @@ def _search_ids():
     return out + [(f"s{i:03d}", None) for i in range(1, 201)]   # roster-free too
 
 
+def _grading_judge():
+    """course/grading/judge.py, which marks the answers in the grader's process."""
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "course", "grading")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import judge
+    return judge
+
+
 @pytest.mark.parametrize("label", sorted(CHECKS))
 def test_self_check_search_recovers_no_graded_answer(label):
     """Search the self-check over the cells around every graded answer of 600
@@ -463,13 +473,17 @@ def test_self_check_search_recovers_no_graded_answer(label):
     atol = float(spec["atol"])
     if spec["kind"] == "function":
         assert label in FIXED
-        from answers.grading import answer, function_ok
+        from answers.grading import answer
+        judge = _grading_judge()
         # the best a search can do: the reference's exact outputs at every probe the
         # self-check hashes, and anything elsewhere
         table = {tuple(args): answer(label).reference(*args) for args in spec["probes"]}
         lookup = lambda *args: table.get(tuple(float(a) for a in args), 0.5)  # noqa: E731
         assert check(label, lookup)              # it passes the self-check ...
-        assert not function_ok(label, lookup)    # ... and fails the grader
+        outputs = [lookup(*args) for args in judge.probes(label)]
+        verdict = judge.judge(label, {"label": label, "callable": True,
+                                      "outputs": outputs}, "s001")
+        assert not verdict.value                 # ... and fails the grader
         return
     assert label in VARIANT_LABELS, f"{label} is graded on the book's numbers"
     from test_variants import book_answer, entry_answer

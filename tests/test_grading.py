@@ -1,36 +1,34 @@
-"""Autograding with nbgrader: the assignments made from the chapters grade a
-folder of submissions, and each per-student variant is marked on its own numbers.
+"""The assignments made from the chapters, and how the grader marks an answer.
 
-``test_grade_three_submissions`` runs the instructor's commands (``make
-release`` and ``make grade``, i.e. nbgrader generate_assignment, zip_collect,
-autograde, generate_feedback and export) on chapter 1 in a temporary course
-and asserts the marks of a correct, a partly wrong and a blank submission.
-The other tests run the hidden test cells of every chapter's assignment on
-the reference answers of one student's variant and of another's.
+The notebooks are graded in a sandbox (tests/test_grading_sandbox.py); their
+hidden test cells only record the answers, and ``course/grading/judge.py``
+marks the records in the grader's own process against ``tests/answers/``.
+These tests check the assignments' cells, the judge (variants, function
+answers, tolerances, a reference that warns), the reading of what a sandbox
+wrote, and the data files each release carries.  Grading whole classes:
+tests/test_grading_a_class.py.
 """
 
-import csv
 import glob
+import json
 import os
 import re
-import sqlite3
-import subprocess
 import sys
+import warnings
 
 import nbformat
 import numpy as np
 import pytest
 
-from answers.grading import answer, expected, graded_student_id
+from answers.grading import _module, answer, expected
+from aukbook.checks import CHECKS
 from aukbook.variants import BOOK, VARIANT_LABELS, variant
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "course", "grading"))
+import judge  # noqa: E402
 import make_assignments  # noqa: E402
-
-NOTEBOOK = "ch01_accuracy_kappa.ipynb"
-# chapter 1: three exercises with numerical answers (1 + 2 points each) and
-# three written answers marked by hand (6 + 4 + 6 points)
-AUTO, MANUAL = 9.0, 16.0
+import nbgrader_plugins  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +39,7 @@ def sources(tmp_path_factory):
     paths = {aid: glob.glob(str(course / "source" / aid / "*.ipynb"))[0]
              for aid in summary}
     notebooks = {aid: nbformat.read(path, as_version=4) for aid, path in paths.items()}
-    return summary, notebooks
+    return summary, notebooks, course
 
 
 def grade_cells(nb):
@@ -59,27 +57,18 @@ def assignment_of(label):
     return "ch%02d" % int(label.split("-")[0][2:])
 
 
-def passes(code, namespace):
-    try:
-        exec(code, dict(namespace))
-    except AssertionError:
-        return False
-    return True
-
-
 def test_every_exercise_is_graded(sources):
-    from aukbook.checks import CHECKS
     from course_metrics import KIND
 
-    summary, notebooks = sources
+    summary, notebooks, _ = sources
     rubrics = make_assignments.rubric_points()
     rows = {r["label"]: r for rs in summary.values() for r in rs}
     assert set(rows) == set(KIND)
     for label, row in rows.items():
         cells = grade_cells(notebooks[assignment_of(label)])
         if label in CHECKS:
-            assert cells[f"{label}-form"].metadata["nbgrader"]["points"] == 1
-            assert cells[f"{label}-value"].metadata["nbgrader"]["points"] == 2
+            assert cells[f"{label}-form"].metadata["nbgrader"]["points"] == judge.FORM_POINTS
+            assert cells[f"{label}-value"].metadata["nbgrader"]["points"] == judge.VALUE_POINTS
             assert cells[f"{label}-answer"].metadata["nbgrader"]["solution"]
         if {"derivation", "interpretation"} & set(KIND[label]):
             written = cells[f"{label}-written"].metadata["nbgrader"]
@@ -87,8 +76,26 @@ def test_every_exercise_is_graded(sources):
         assert (label in CHECKS) or (f"{label}-written" in cells)
 
 
+def test_hidden_tests_only_record_the_answer(sources):
+    """A hidden test holds no reference and compares nothing: it records the
+    student's variable, and the grader marks it outside the notebook."""
+    _, notebooks, _ = sources
+    for aid, nb in notebooks.items():
+        for label in (l for l in CHECKS if assignment_of(l) == aid):
+            code = hidden_test(nb, label)
+            name = make_assignments.answer_name(label)
+            assert code == f"from aukgrade import record\nrecord({label!r}, {name!r})\n"
+        # no code outside the solution regions imports the reference answers
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            code = re.sub(r"### BEGIN SOLUTION.*?### END SOLUTION", "", cell.source, flags=re.S)
+            assert not re.search(r"\banswers\b\.|\bimport answers\b|\bfrom answers\b",
+                                 code), cell.source[:200]
+
+
 def test_model_chapters_select_the_graders_blas_kernels(sources):
-    _, notebooks = sources
+    _, notebooks, _ = sources
     for aid, nb in notebooks.items():
         first = next(c for c in nb.cells if c.cell_type == "code")
         assert "STUDENT_ID =" in first.source
@@ -97,7 +104,7 @@ def test_model_chapters_select_the_graders_blas_kernels(sources):
 
 
 def test_variants_cover_chapters_1_to_10(sources):
-    summary, _ = sources
+    summary, _, _ = sources
     for aid in [f"ch{n:02d}" for n in range(1, 11)]:
         assert any(r["variant"] for r in summary[aid]), f"{aid} has no variant exercise"
 
@@ -105,8 +112,6 @@ def test_variants_cover_chapters_1_to_10(sources):
 @pytest.mark.parametrize("label", VARIANT_LABELS)
 def test_variant_reference_generalises_the_book(label):
     """At the book's own numbers, the variant's reference is the book's answer."""
-    from answers.grading import _module
-
     ref = _module(label).VARIANTS[label](**BOOK[label])
     np.testing.assert_allclose(np.ravel(ref), np.ravel(answer(label).reference()),
                                rtol=0, atol=1e-12)
@@ -122,16 +127,17 @@ def test_variants_are_deterministic_and_vary():
         variant("ch1-ex-counts", "s001")
 
 
+def record(label, value):
+    return {"label": label, "name": judge.answer_name(label),
+            "values": [float(v) for v in np.ravel(value)]}
+
+
 @pytest.mark.parametrize("label", VARIANT_LABELS)
-def test_hidden_test_marks_each_variant(sources, label):
-    """The hidden test accepts a student's own variant's answer and rejects a
-    classmate's (a different variant whose answer differs by more than 2 atol)."""
-    _, notebooks = sources
-    code = hidden_test(notebooks[assignment_of(label)], label)
-    name = make_assignments.answer_name(label)
+def test_judge_marks_each_students_own_variant(label):
+    """The reference is the graded student's variant: their own answer passes,
+    a classmate's (a different variant, more than 2 atol away) fails."""
     me = "s001"
     mine = expected(label, me)
-    assert passes(code, {name: mine, "STUDENT_ID": me})
     atol = answer(label).atol
     for i in range(2, 40):
         other = f"s{i:03d}"
@@ -140,130 +146,217 @@ def test_hidden_test_marks_each_variant(sources, label):
             break
     else:
         pytest.fail(f"{label}: 38 classmates share s001's answer")
-    assert not passes(code, {name: theirs, "STUDENT_ID": me})
-    assert passes(code, {name: theirs, "STUDENT_ID": other})
-    # rounded to the tolerance it still passes; off by 2 atol it fails
+    assert judge.judge(label, record(label, mine), me).points == 3
+    assert judge.judge(label, record(label, theirs), me).points == 1     # form only
+    assert judge.judge(label, record(label, theirs), other).points == 3
     nudged = np.asarray(mine, dtype=float) + 0.9 * atol
-    assert passes(code, {name: nudged, "STUDENT_ID": me})
-    assert not passes(code, {name: np.asarray(mine, dtype=float) + 2.5 * atol,
-                             "STUDENT_ID": me})
+    assert judge.judge(label, record(label, nudged), me).value
+    assert not judge.judge(label, record(label, np.asarray(mine) + 2.5 * atol), me).value
 
 
-def test_hidden_tests_of_fixed_and_function_answers(sources):
-    _, notebooks = sources
-    ok = hidden_test(notebooks["ch01"], "ch1-ex-counts")
+@pytest.mark.parametrize("label", sorted(CHECKS))
+def test_every_reference_is_accepted_even_when_it_warns(label):
+    """The reference's own value gets full marks for every exercise of every
+    chapter, with every warning turned into an error around the judge: a
+    reference computation that warns can no longer fail a correct answer."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if CHECKS[label]["kind"] == "function":
+            ref = answer(label).reference
+            outputs = [float(ref(*args)) for args in judge.probes(label)]
+            entry = {"label": label, "callable": True, "outputs": outputs}
+        else:
+            entry = record(label, expected(label, "s001"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        verdict = judge.judge(label, entry, "s001")
+    assert (verdict.form, verdict.value) == (True, True), verdict
+
+
+def test_a_reference_that_warns_still_accepts_the_right_answer(monkeypatch, capfd):
+    """A reference computation that warns and writes to stderr (as ch12's did
+    at the book's numbers, with few positives, before the variants) changes
+    no mark and reaches no log: the judge computes it quietly."""
+    label = "ch12-ex-placements"
+    right = expected(label, "s001")
+    grading = judge._answers()
+    real = grading.expected
+
+    def noisy(*args, **kwargs):
+        warnings.warn("invalid value encountered in divide", RuntimeWarning)
+        sys.stderr.write("RuntimeWarning: invalid value encountered in divide\n")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(grading, "expected", noisy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        verdict = judge.judge(label, record(label, right), "s001")
+    assert (verdict.form, verdict.value) == (True, True), verdict
+    assert capfd.readouterr().err == ""
+
+
+def test_judge_marks_function_answers_at_fresh_inputs():
     from auklib import kappa_from_confusion
 
-    assert passes(ok, {"answer_counts": kappa_from_confusion})
-    def accuracy(tp, fn, fp, tn):
-        return (tp + tn) / (tp + fn + fp + tn)
-
-    assert not passes(ok, {"answer_counts": accuracy})
-    assert not passes(ok, {"answer_counts": 0.5})
-    # every numerical answer has per-student variants now: a number for one student
-    fixed = hidden_test(notebooks["ch01"], "ch1-ex-random")
-    mine = expected("ch1-ex-random", "s001")
-    assert passes(fixed, {"answer_random": mine, "STUDENT_ID": "s001"})
-    assert not passes(fixed, {"answer_random": mine + 0.11, "STUDENT_ID": "s001"})
-    assert not passes(fixed, {"answer_random": "one", "STUDENT_ID": "s001"})
-    assert not passes(fixed, {"answer_random": (1.0, 1.0), "STUDENT_ID": "s001"})
-
-
-def test_the_grader_uses_the_collected_id(tmp_path, monkeypatch):
-    folder = tmp_path / "autograded" / "s042" / "ch01"
-    folder.mkdir(parents=True)
-    monkeypatch.chdir(folder)
-    assert graded_student_id("s001") == "s001"
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    assert graded_student_id("s001") == "s042"
+    probes = judge.probes("ch1-ex-counts")
+    assert len(probes) == 1 + 2 * answer("ch1-ex-counts").n_probes
+    right = {"label": "ch1-ex-counts", "callable": True,
+             "outputs": [kappa_from_confusion(*a) for a in probes]}
+    assert judge.judge("ch1-ex-counts", right, "s001").points == 3
+    accuracy = dict(right, outputs=[(a[0] + a[3]) / sum(a) for a in probes])
+    assert judge.judge("ch1-ex-counts", accuracy, "s001").points == 1
+    # right at the self-check's inputs only (what a student could look up)
+    few = dict(right, outputs=right["outputs"][:1] + [0.0] * (len(probes) - 1))
+    assert judge.judge("ch1-ex-counts", few, "s001").points == 1
+    assert judge.judge("ch1-ex-counts", dict(right, outputs=right["outputs"][:-1]),
+                       "s001").points == 1
+    raised = dict(right, outputs=[{"error": "ZeroDivisionError"}] * len(probes))
+    assert judge.judge("ch1-ex-counts", raised, "s001").points == 0
+    not_function = record("ch1-ex-counts", 0.5)
+    assert judge.judge("ch1-ex-counts", not_function, "s001").points == 0
 
 
-def submission(release, student_id, *, wrong=(), blank=False):
-    """A filled-in copy of the released notebook.
-
-    The answers are literal numbers (what a student's code would produce);
-    ``wrong`` lists labels answered with a classmate's variant instead.
-    """
-    nb = nbformat.from_dict(release)
-    if blank:
-        return nb
-    for cell in nb.cells:
-        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-        if cell.source.startswith("STUDENT_ID ="):
-            cell.source = f'STUDENT_ID = "{student_id}"'
-        elif gid == "ch1-ex-counts-answer":
-            cell.source = ("def kappa(tp, fn, fp, tn):\n"
-                           "    n = tp + fn + fp + tn\n"
-                           "    p, q = (tp + fn) / n, (tp + fp) / n\n"
-                           "    denominator = q * (1 - p) + p * (1 - q)\n"
-                           "    return 2 * (tp * tn - fn * fp) / n**2 / denominator\n"
-                           "answer_counts = kappa")
-        elif gid.endswith("-answer"):
-            label = gid[:-len("-answer")]
-            sid = "s901" if label in wrong else student_id
-            value = np.ravel(expected(label, sid)).tolist()
-            cell.source = f"{make_assignments.answer_name(label)} = {value!r}"
-        elif gid.endswith("-written"):
-            cell.source = "My derivation: ..."
-    return nb
+def test_judge_explains_without_the_answer():
+    ref = expected("ch1-ex-random", "s001")
+    for entry in (None, {"label": "ch1-ex-random", "missing": True},
+                  record("ch1-ex-random", ref + 0.11), record("ch1-ex-random", [1.0, 2.0]),
+                  {"label": "ch1-ex-random", "values": ["nan"]},
+                  {"label": "ch1-ex-random", "error": "TypeError: one"}):
+        v = judge.judge("ch1-ex-random", entry, "s001", stopped="the kernel died")
+        assert v.points <= 1
+        text = v.form_message + v.value_message
+        assert "answer_random" in text
+        assert f"{ref:.3f}" not in text and f"{ref:.2f}" not in text
 
 
-def test_grade_three_submissions(tmp_path):
-    """make release + make grade on chapter 1: full, partial and zero marks."""
-    course, folder = tmp_path / "course", tmp_path / "submissions"
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    make = ["make", "-s", "-C", ROOT, f"COURSE={course}", "ASSIGNMENT=ch01"]
-    subprocess.run(make + ["release"], check=True, capture_output=True, env=env)
-    release = nbformat.read(course / "release" / "ch01" / NOTEBOOK, 4)
-    text = nbformat.writes(release)
-    # the release holds no solution, hidden test or reference answer
-    for needle in ("BEGIN SOLUTION", "HIDDEN TESTS", "answers", "value_ok",
-                   "expected("):
+def test_records_are_read_as_untrusted_data(tmp_path):
+    """What a sandbox writes is data: a symlink is not followed, a malformed
+    line is skipped, the last record of a label counts, the size is bounded."""
+    good = tmp_path / "records.jsonl"
+    good.write_text("\n".join([
+        json.dumps({"label": "ch1-ex-random", "values": [0.1]}),
+        "{not json", "[1, 2]", json.dumps({"no": "label"}),
+        json.dumps({"label": "ch1-ex-random", "values": [0.2]})]))
+    assert judge.read_records(str(good)) == {
+        "ch1-ex-random": {"label": "ch1-ex-random", "values": [0.2]}}
+    secret = tmp_path / "secret.py"
+    secret.write_text(json.dumps({"label": "ch1-ex-random", "values": [0.3]}))
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(secret)
+    assert judge.read_records(str(link)) == {}
+    assert nbgrader_plugins._read_untrusted(str(link), 1 << 20) is None
+    big = tmp_path / "big.jsonl"
+    big.write_bytes(b"x" * (judge.MAX_RECORDS_BYTES + 10))
+    assert judge.read_records(str(big)) == {}
+    assert nbgrader_plugins._read_untrusted(str(big), 1000) is None
+    os.mkfifo(tmp_path / "fifo")              # would block a plain open()
+    assert judge.read_records(str(tmp_path / "fifo")) == {}
+    assert nbgrader_plugins._read_untrusted(str(tmp_path / "fifo"), 1000) is None
+
+
+def test_students_outputs_keep_text_and_images_only():
+    outputs = [
+        {"output_type": "display_data",
+         "data": {"text/html": "<script>fetch('/formgrader/api')</script>",
+                  "application/javascript": "alert(1)", "text/plain": "fig"}},
+        {"output_type": "display_data", "data": {"text/html": "<b>only html</b>"}},
+        {"output_type": "stream", "name": "stdout", "text": "hello"},
+        {"output_type": "error", "ename": "E", "evalue": "v", "traceback": ["t"]},
+        {"output_type": "weird"}, "not a dict"]
+    safe = nbgrader_plugins._safe_outputs(outputs)
+    assert [o["output_type"] for o in safe] == ["display_data", "stream", "error"]
+    assert set(safe[0]["data"]) == {"text/plain"}
+
+
+def test_data_files_are_found_in_the_chapters_code():
+    """The tables a chapter reads are found in its code (literals, f-strings
+    filled from the calls of the function that builds them, stored_rows), and
+    every data/ file name a chapter mentions is among them."""
+    patterns = make_assignments._patterns_of([
+        'json.load(open("data/a.json"))',
+        'def load(name):\n    return open(Path("data") / f"sim_{name}.json")',
+        'load("auc")\nload(kind)',
+        'rows = stored_rows("runs", row, keys)',
+        'open(f"data/{prefix}_{n}.json")', "%matplotlib inline\nx = 'b.json'"])
+    # load(kind) is not a constant: the f-string stands for every sim_*.json
+    assert patterns == {"a.json", "sim_*.json", "runs.json", "*_*.json", "b.json"}
+    assert "sim_*.json" not in make_assignments._patterns_of(
+        ['def load(name):\n    return open(f"sim_{name}.json")', 'load("auc")'])
+    assert "sim_*.json" in make_assignments._patterns_of(
+        ['def load(name):\n    return open(f"sim_{name}.json")', 'load(x)'])
+    for path in sorted(glob.glob(os.path.join(ROOT, "chapters", "ch*.ipynb"))):
+        shipped = make_assignments.data_files(path)
+        nb = nbformat.read(path, as_version=4)
+        code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+        named = set(re.findall(r"data/(\w+\.json)", code))
+        named |= {f"{n}.json" for n in re.findall(r'stored_rows\(\s*"(\w+)"', code)}
+        assert named <= set(shipped), (path, named - set(shipped))
+        for name in shipped:
+            assert os.path.exists(os.path.join(ROOT, "chapters", "data", name))
+
+
+def test_release_holds_no_solution_hidden_test_or_reference(sources, tmp_path):
+    import subprocess
+
+    _, _, course = sources
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
+               + os.environ["PATH"])
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "ch09",
+                    "--force"], cwd=course, env=env, check=True, capture_output=True)
+    release = course / "release" / "ch09"
+    text = nbformat.writes(nbformat.read(next(release.glob("*.ipynb")), 4))
+    for needle in ("BEGIN SOLUTION", "HIDDEN TESTS", "answers", "record(", "expected("):
         assert needle not in text, needle
-    for sid in ("s001", "s002"):
-        assert f"{float(expected('ch1-ex-random', sid)):.4f}" not in text
     assert "raise NotImplementedError()" in text
+    for label in (l for l in CHECKS if assignment_of(l) == "ch09"):
+        for v in np.ravel(expected(label, "s001")):
+            assert f"{v:.6f}" not in text
+    assert sorted(p.name for p in (release / "data").iterdir()) == \
+        make_assignments.data_files(glob.glob(os.path.join(ROOT, "chapters", "ch09*"))[0])
 
-    assert np.max(np.abs(np.subtract(expected("ch1-ex-fourth", "s901"),
-                                     expected("ch1-ex-fourth", "s002")))) > 1e-3
-    for sid, nb in {"s001": submission(release, "s001"),
-                    "s002": submission(release, "s002", wrong=("ch1-ex-fourth",)),
-                    "s003": submission(release, "s003", blank=True)}.items():
-        (folder / sid).mkdir(parents=True)
-        nbformat.write(nb, folder / sid / NOTEBOOK)
-    run = subprocess.run(make + [f"SUBMISSIONS={folder}", "grade"], capture_output=True,
-                         text=True, env=env)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-4000:]
 
-    with open(course / "grades.csv", newline="") as fh:
-        rows = {r["student_id"]: r for r in csv.DictReader(fh)}
-    marks = {sid: float(r["score"]) for sid, r in rows.items()}
-    assert {float(r["max_score"]) for r in rows.values()} == {AUTO + MANUAL}
-    # correct: every autograded point; partly wrong: a classmate's variant for
-    # exercise 1.2 keeps its form point and loses its 2 value points; blank: 0
-    assert marks == {"s001": AUTO, "s002": AUTO - 2, "s003": 0.0}
+def test_archives_unpack_regular_files_inside_the_folder_only(tmp_path):
+    """A zip or tar from an LMS download gives its regular files, below the
+    target folder; links, device files and paths that climb out are skipped
+    and listed, never created."""
+    import io
+    import stat
+    import tarfile
+    import zipfile
 
-    db = sqlite3.connect(course / "gradebook.db")
-    pending = dict(db.execute(
-        "SELECT student.id, SUM(grade.needs_manual_grade) FROM grade "
-        "JOIN submitted_notebook ON grade.notebook_id = submitted_notebook.id "
-        "JOIN submitted_assignment "
-        "ON submitted_notebook.assignment_id = submitted_assignment.id "
-        "JOIN student ON submitted_assignment.student_id = student.id "
-        "GROUP BY student.id"))
-    db.close()
-    # the written answers wait for the instructor; the blank ones score 0 without
-    assert pending == {"s001": 3, "s002": 3, "s003": 0}
-    for sid in marks:
-        page = course / "feedback" / sid / "ch01" / NOTEBOOK.replace(".ipynb", ".html")
-        assert page.is_file(), page
+    with zipfile.ZipFile(tmp_path / "a.zip", "w") as zf:
+        zf.writestr("s1/nb.ipynb", "{}")
+        zf.writestr("../evil.txt", "x")
+        link = zipfile.ZipInfo("link")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc/passwd")
+        zf.writestr("folder/", "")
+    with tarfile.open(tmp_path / "b.tar.gz", "w:gz") as tf:
+        member = tarfile.TarInfo("s2/nb.ipynb")
+        member.size = 2
+        tf.addfile(member, io.BytesIO(b"{}"))
+        for name, kind in (("lnk", tarfile.SYMTYPE), ("/abs.txt", tarfile.REGTYPE)):
+            member = tarfile.TarInfo(name)
+            member.type, member.linkname = kind, "/etc/passwd"
+            tf.addfile(member, io.BytesIO(b""))
+    extractor = nbgrader_plugins.SafeExtractor.__new__(nbgrader_plugins.SafeExtractor)
+    extractor.skipped = []
+    for name in ("a.zip", "b.tar.gz"):
+        (tmp_path / ("out-" + name)).mkdir()
+        extractor._unpack(str(tmp_path / name), str(tmp_path / ("out-" + name)))
+    made = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")
+                  if p.is_file() or p.is_symlink())
+    assert made == ["a.zip", "b.tar.gz", "out-a.zip/s1/nb.ipynb", "out-b.tar.gz/s2/nb.ipynb"]
+    assert sorted(n for n, _ in extractor.skipped) == ["../evil.txt", "/abs.txt", "link", "lnk"]
 
 
 def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_path):
     """``make release ROSTER=FILE``: the course key of the roster goes into the
-    variant cells and the hidden tests, so that no two of its 200 students share
-    the numbers of ch1-ex-fourth; each hidden test accepts the student's own
-    answer under the key and rejects every classmate's."""
+    variant cells and COURSE/course_keys/ch01.txt, where the grader reads it
+    (a later release of another chapter, without a roster, leaves it); no two
+    of the roster's 200 students share the numbers of ch1-ex-fourth, and the
+    judge, given the key, accepts each student's own answer and rejects every
+    classmate's."""
     from aukbook.variants import roster_key
 
     ids = [f"{n:07d}" for n in range(4_200_000, 4_200_200)]
@@ -274,17 +367,54 @@ def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_pat
                                   "--roster", str(roster)]) == 0
     key = roster_key(ids)
     assert (course / "course_key.txt").read_text().strip() == key
+    assert make_assignments.main([str(course), "--chapters", "ch02"]) == 0
+    assert judge.read_course_key(str(course / "course_keys" / "ch01.txt")) == key
+    assert judge.read_course_key(str(course / "course_keys" / "ch02.txt")) is None
+    assert judge.read_course_key(str(course / "course_keys" / "ch03.txt")) is None
     nb = nbformat.read(glob.glob(str(course / "source" / "ch01" / "*.ipynb"))[0], 4)
     cells = grade_cells(nb)
     assert f"key={key!r}" in cells["ch1-ex-fourth-variant"].source
-    label, name = "ch1-ex-fourth", make_assignments.answer_name("ch1-ex-fourth")
-    code = hidden_test(nb, label)
+    assert key not in hidden_test(nb, "ch1-ex-fourth")      # the hidden test records only
+    label = "ch1-ex-fourth"
     answers = {sid: np.ravel(expected(label, sid, key)) for sid in ids}
     table = np.array(list(answers.values()))
     gap = np.max(np.abs(table[:, None, :] - table[None, :, :]), axis=2)
     np.fill_diagonal(gap, np.inf)
     assert gap.min() > 2 * answer(label).atol            # nobody shares an answer
     for sid in ids[::40]:
-        assert passes(code, {name: answers[sid], "STUDENT_ID": sid})
+        assert judge.judge(label, record(label, answers[sid]), sid, key=key).points == 3
         for other in ids[1::40]:
-            assert not passes(code, {name: answers[other], "STUDENT_ID": sid})
+            assert judge.judge(label, record(label, answers[other]), sid, key=key).points == 1
+    # without the key the grader would mark against the roster-free variants
+    assert any(judge.judge(label, record(label, answers[sid]), sid).points == 1
+               for sid in ids[::40])
+
+
+def test_release_and_grade_read_one_roster_file(tmp_path):
+    """One roster for ``make release ROSTER=`` and ``make grade ROSTER=``: a
+    CSV with a student_id column (other columns ignored) or one id a line, read
+    by one function (grading/lms.py, read_students); a CSV without the column
+    is an error, never a list of odd ids."""
+    import lms
+    from make_rubric_sheets import read_roster
+
+    csv_file = tmp_path / "roster.csv"
+    csv_file.write_text("\ufeffname,student_id,lms_id,email\n"
+                        "Jane Doe,s001,123456;777,jdoe@uni.example\n"
+                        "Bo Li,s002,,\n,,,\nJane Doe,s001,,\n")
+    plain = tmp_path / "roster.txt"
+    plain.write_text("# class of 2026\ns001\n\n s002 \n")
+    for path in (csv_file, plain):
+        assert read_roster(str(path)) == ["s001", "s002"]
+        assert sorted(lms.Roster.read(str(path)).students) == ["s001", "s002"]
+    jane = lms.Roster.read(str(csv_file))
+    assert jane.by_lms("777") == "s001" and jane.by_name("Jane Doe") == "s001"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,name\ns001,Jane\n")
+    for reader in (read_roster, lms.Roster.read):
+        with pytest.raises(ValueError, match="student_id"):
+            reader(str(bad))
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nobody yet\n")
+    with pytest.raises(ValueError, match="no student ids"):
+        read_roster(str(empty))

@@ -15,8 +15,19 @@ def square(x, label):
 KEYS = [(x, f"k{x}") for x in range(6)]
 
 
-def test_writes_the_table_when_missing_then_reads_it(tmp_path, monkeypatch):
+def test_a_missing_table_is_an_error_not_minutes_of_computation(tmp_path, monkeypatch):
+    """A notebook run away from its data/ folder (an assignment handed out
+    without it) says which file it needs, instead of recomputing every row."""
     monkeypatch.delenv(RECOMPUTE, raising=False)
+    calls = []
+    with pytest.raises(FileNotFoundError, match=r"t\.json.*AUKBOOK_RECOMPUTE=1") as err:
+        stored_rows("t", lambda *k: calls.append(k), KEYS, check=2, folder=tmp_path / "data")
+    assert calls == [] and "6 rows" in str(err.value)
+    assert not (tmp_path / "data").exists()
+
+
+def test_writes_the_table_when_asked_then_reads_it(tmp_path, monkeypatch):
+    monkeypatch.setenv(RECOMPUTE, "1")
     calls = []
 
     def row(x, label):
@@ -24,6 +35,7 @@ def test_writes_the_table_when_missing_then_reads_it(tmp_path, monkeypatch):
         return square(x, label)
 
     rows = stored_rows("t", row, KEYS, check=2, folder=tmp_path)
+    monkeypatch.delenv(RECOMPUTE)
     assert calls == list(range(6))
     assert rows[3] == {"x": 3, "label": "k3", "square": 9.0, "big": True}
     assert type(rows[3]["big"]) is bool                      # numpy types made plain
@@ -34,8 +46,9 @@ def test_writes_the_table_when_missing_then_reads_it(tmp_path, monkeypatch):
 
 
 def test_a_stored_row_that_differs_from_a_fresh_run_raises(tmp_path, monkeypatch):
-    monkeypatch.delenv(RECOMPUTE, raising=False)
+    monkeypatch.setenv(RECOMPUTE, "1")
     stored_rows("t", square, KEYS, check=1, folder=tmp_path)
+    monkeypatch.delenv(RECOMPUTE)
     data = json.loads((tmp_path / "t.json").read_text())
     data["rows"][-1]["square"] += 1e-6                       # a checked row
     (tmp_path / "t.json").write_text(json.dumps(data))
@@ -49,8 +62,9 @@ def test_a_stored_row_that_differs_from_a_fresh_run_raises(tmp_path, monkeypatch
 
 
 def test_other_keys_or_the_environment_variable_rebuild_the_table(tmp_path, monkeypatch):
-    monkeypatch.delenv(RECOMPUTE, raising=False)
+    monkeypatch.setenv(RECOMPUTE, "1")
     stored_rows("t", square, KEYS, check=0, folder=tmp_path)
+    monkeypatch.delenv(RECOMPUTE)
     data = json.loads((tmp_path / "t.json").read_text())
     data["rows"][2]["square"] = -1.0                         # unchecked, wrong
     (tmp_path / "t.json").write_text(json.dumps(data))

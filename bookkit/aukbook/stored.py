@@ -8,9 +8,12 @@ list of keys to :func:`stored_rows`, which
 * reads the rows from ``data/<name>.json`` (beside the chapter) when that file
   holds exactly these keys, and recomputes ``check`` of them, spread over the
   keys, raising if any differs from what is stored;
-* otherwise (no file, other keys, or the environment variable
-  ``AUKBOOK_RECOMPUTE=1``, which ``make notebooks`` sets) computes every row
-  and writes the file.
+* with the environment variable ``AUKBOOK_RECOMPUTE=1`` (which ``make
+  notebooks`` sets), or when the file holds other keys, computes every row and
+  writes the file;
+* when the file is missing (a notebook run away from its ``data/`` folder),
+  raises FileNotFoundError saying where the file was looked for: it never
+  starts minutes of computation without being asked to.
 
 So every run of the page checks the stored table against a fresh
 computation, and the whole table is recomputed whenever the notebooks are
@@ -90,11 +93,22 @@ def stored_rows(name, row, keys, *, check=8, folder="data", rel_tol=1e-9):
     ------
     RuntimeError
         When a recomputed row differs from the stored one.
+    FileNotFoundError
+        When ``folder/name.json`` does not exist and ``AUKBOOK_RECOMPUTE=1`` is
+        not set.
     """
     keys = [tuple(_plain(list(k))) for k in keys]
     path = Path(folder) / f"{name}.json"
     stored = None
-    if path.is_file() and os.environ.get(RECOMPUTE) != "1":
+    recompute = os.environ.get(RECOMPUTE) == "1"
+    if not path.is_file() and not recompute:
+        raise FileNotFoundError(
+            f"{path} (the stored table of {len(keys)} rows this page reads) is not in "
+            f"{Path(folder).resolve()}: run the notebook from the folder that holds its "
+            f"{Path(folder).name}/ folder (an assignment's download has one beside the "
+            f"notebook), or set {RECOMPUTE}=1 to compute all {len(keys)} rows afresh "
+            "(minutes)")
+    if path.is_file() and not recompute:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
         if [tuple(k) for k in data["keys"]] == keys:

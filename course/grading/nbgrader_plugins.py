@@ -1,0 +1,669 @@
+"""The grader's parts that plug into nbgrader (named in the course's nbgrader_config.py).
+
+nbgrader stays the tool: it releases assignments, collects submissions,
+keeps the gradebook, lets the instructor mark by hand (formgrader), writes
+feedback and exports grades.  These classes replace four of its steps:
+
+* :class:`SandboxedExecute` replaces nbgrader's ``Execute`` preprocessor in
+  ``nbgrader autograde``: the notebook runs in a sandbox (``sandbox.py``), its
+  hidden test cells only record the student's answers, and the marks are
+  decided here, in the grader's process (``judge.py``), then written into the
+  autograded cells' outputs that nbgrader's ``SaveAutoGrades`` turns into the
+  gradebook's scores.  A run that crashes, hangs or runs out of memory ends
+  that student's run only.
+* :class:`ReportedOverwriteCells` replaces ``OverwriteCells``: it restores the
+  instructor's version of every locked cell as before, says nothing when a
+  hidden-test cell arrives as it was released (nbgrader's "checksum has
+  changed" warning, logged for every ordinary submission), and reports loudly
+  every real change to a locked or graded cell.
+* :class:`SafeExtractor` and :class:`LmsCollector` replace ``zip_collect``'s
+  plugins: archives are unpacked with regular files only (no links, no paths
+  outside, bounded size), and each file is attributed to a student of the
+  roster from the naming of Moodle, Canvas or Blackboard downloads (``lms.py``).
+* :class:`LmsGradesExporter` is ``nbgrader export``'s plugin: one row per
+  student and graded assignment, ready for an LMS.
+"""
+
+import csv
+import datetime
+import json
+import os
+import shutil
+import stat
+import tarfile
+import tempfile
+import time
+import zipfile
+
+import nbformat
+from nbformat.notebooknode import NotebookNode
+from traitlets import Dict, Int, Unicode
+
+from nbgrader import utils
+from nbgrader.plugins import ExportPlugin, ExtractorPlugin, FileNameCollectorPlugin
+from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
+
+try:                                     # imported by nbgrader as grading.nbgrader_plugins
+    from . import judge, lms, sandbox
+except ImportError:                      # or as a script's neighbour
+    import judge
+    import lms
+    import sandbox
+
+from aukbook.checks import CHECKS
+
+MAX_NOTEBOOK_BYTES = 64 << 20
+SAFE_MIME = ("text/plain", "image/png", "image/jpeg")
+ATTENTION = "needs attention"
+
+
+def report_path(report_dir, assignment, student):
+    return os.path.join(report_dir, assignment, f"{student}.json")
+
+
+def _write_report(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, default=str)
+    os.replace(tmp, path)
+
+
+# Tampering found while sanitizing, handed to the execute step of the same
+# notebook (both run in one nbgrader process, one notebook after the other).
+_TAMPERING = {}
+
+
+def _key(resources):
+    info = resources["nbgrader"]
+    return info["assignment"], info["student"], info["notebook"]
+
+
+class ReportedOverwriteCells(OverwriteCells):
+    """nbgrader's OverwriteCells, quiet for ordinary answers, loud for tampering."""
+
+    release_dir = Unicode("", help="the course's release/ folder").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        self._events = []
+        self._released = self._released_cells(resources)
+        info = resources["nbgrader"]
+        from nbgrader.api import Gradebook
+        with Gradebook(info["db_url"]) as gb:
+            known = {c.name for c in gb.find_notebook(info["notebook"],
+                                                      info["assignment"]).source_cells}
+        for cell in nb.cells:
+            md = cell.metadata.get("nbgrader")
+            if md is None:
+                continue
+            gid = md.get("grade_id") if isinstance(md, dict) else None
+            if gid not in known:
+                # nbgrader itself fails on some of these (a graded cell without a
+                # known id): the metadata goes, the cell stays as the student's
+                del cell.metadata["nbgrader"]
+                self._tamper(str(gid), "a cell the assignment does not have claims to be "
+                             "graded; its nbgrader metadata was removed")
+        ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
+        nb, resources = super().preprocess(nb, resources)
+        for c in nb.cells:
+            md = c.metadata.get("nbgrader", {})
+            if md.get("grade_id") and md["grade_id"] not in ids and md.get("grade"):
+                self._tamper(md["grade_id"], "the cell was deleted; nbgrader put it back")
+        if self._events:
+            for event in self._events:
+                self.log.error("TAMPERING %s/%s: %s", resources["nbgrader"]["student"],
+                               resources["nbgrader"]["assignment"], event)
+        _TAMPERING[_key(resources)] = list(self._events)
+        return nb, resources
+
+    def _released_cells(self, resources):
+        info = resources["nbgrader"]
+        path = os.path.join(self.release_dir, info["assignment"], info["notebook"] + ".ipynb")
+        try:
+            release = nbformat.read(path, as_version=4)
+        except (OSError, ValueError):
+            return {}
+        return {c.metadata["nbgrader"]["grade_id"]: c.source for c in release.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id")}
+
+    def _tamper(self, grade_id, what):
+        self._events.append(f"cell {grade_id}: {what}")
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        self._current = (cell.metadata.get("nbgrader", {}).get("grade_id"), cell.source)
+        return super().preprocess_cell(cell, resources, cell_index)
+
+    def report_change(self, name, attr, old, new):
+        if attr == "checksum":
+            released = self._released.get(name)
+            submitted = self._current[1] if self._current[0] == name else None
+            if released is not None and submitted is not None and \
+                    submitted.strip() == released.strip():
+                # a hidden-test cell as released: the release has no hidden tests,
+                # so its checksum always differs from the source's
+                self.log.debug("cell %s as released (hidden tests restored)", name)
+                return
+            self._tamper(name, "a locked cell was edited; the instructor's version "
+                         "was restored")
+            return
+        self._tamper(name, f"its {attr} was changed from {old} to {new}; restored")
+
+
+def _read_untrusted(path, limit):
+    """Bytes of a regular file the sandbox wrote (no symlink followed), or None."""
+    try:
+        # no symlink followed; a FIFO must not block the grader
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            return None
+        data = fh.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+def _safe_outputs(outputs):
+    """A student's outputs, shown to the student and the instructor: text and
+    bitmaps only (no HTML or script that would run in the formgrader)."""
+    out = []
+    for o in outputs if isinstance(outputs, list) else []:
+        if not isinstance(o, dict):
+            continue
+        kind = o.get("output_type")
+        if kind == "stream" and isinstance(o.get("text"), str):
+            out.append(nbformat.v4.new_output("stream", name="stdout" if o.get("name") != "stderr"
+                                              else "stderr", text=o["text"][:200_000]))
+        elif kind in ("display_data", "execute_result") and isinstance(o.get("data"), dict):
+            data = {k: v for k, v in o["data"].items() if k in SAFE_MIME and isinstance(v, str)}
+            if not data:
+                continue
+            if kind == "execute_result":
+                out.append(nbformat.v4.new_output("execute_result", data=data,
+                                                  execution_count=None))
+            else:
+                out.append(nbformat.v4.new_output("display_data", data=data))
+        elif kind == "error":
+            tb = o.get("traceback")
+            out.append(nbformat.v4.new_output(
+                "error", ename=str(o.get("ename", ""))[:200], evalue=str(o.get("evalue", ""))[:2000],
+                traceback=[str(t)[:2000] for t in tb[:60]] if isinstance(tb, list) else []))
+    return out
+
+
+def _verdict_output(ok, message):
+    if ok:
+        return [nbformat.v4.new_output("stream", name="stdout", text=f"✓ {message}\n")]
+    return [nbformat.v4.new_output("error", ename="AssertionError", evalue=message,
+                                   traceback=[f"AssertionError: {message}"])]
+
+
+def _stage_inputs(src, inbox, limit=256 << 20):
+    """Copy the submission's folder (regular files only, no notebooks) into inbox."""
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        rel = os.path.relpath(dirpath, src)
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            if not stat.S_ISREG(st.st_mode) or name.endswith(".ipynb"):
+                continue
+            total += st.st_size
+            if total > limit:
+                return
+            dest = os.path.join(inbox, rel, name)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(path, dest, follow_symlinks=False)
+
+
+class SandboxedExecute(NbGraderPreprocessor):
+    """Run the notebook in a sandbox; mark the answers it recorded, outside it."""
+
+    report_dir = Unicode("", help="where each submission's grading report goes").tag(config=True)
+    limits = Dict({}, help="overrides of sandbox.Limits, e.g. {'cell_cpu': 60}").tag(config=True)
+    slot = Int(0, help="which unprivileged uid of the sandboxes to use").tag(config=True)
+    course_key_dir = Unicode("", help="the folder of each assignment's course key "
+                             "(course_keys/<assignment>.txt), read here, in the "
+                             "grader's process").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        aid, sid, name = _key(resources)
+        started = time.monotonic()
+        limits = sandbox.Limits.from_env()
+        for k, v in self.limits.items():
+            setattr(limits, k, v)
+        labels = [c.metadata["nbgrader"]["grade_id"][:-len("-value")] for c in nb.cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-value")
+                  and c.metadata["nbgrader"]["grade_id"][:-len("-value")] in CHECKS]
+        report = {"student": sid, "assignment": aid, "notebook": name,
+                  "graded_at": datetime.datetime.now().isoformat(timespec="seconds"),
+                  "tampering": _TAMPERING.pop((aid, sid, name), []), "attention": []}
+        executed, records, runner = None, {}, {}
+        if self.report_dir:          # the course folder: no sandbox may read it
+            course = os.path.dirname(os.path.abspath(self.report_dir))
+            if course not in sandbox.SECRETS:
+                sandbox.SECRETS.append(course)
+        job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-")
+        try:
+            inbox, outbox = os.path.join(job_root, "in"), os.path.join(job_root, "out")
+            os.makedirs(inbox)
+            os.makedirs(outbox)
+            _stage_inputs(resources.get("metadata", {}).get("path", "."), inbox)
+            nbformat.write(nb, os.path.join(inbox, name + ".ipynb"))
+            with open(os.path.join(inbox, "probes.json"), "w", encoding="utf-8") as fh:
+                fh.write(judge.probes_file(labels))
+            for dirpath, dirnames, filenames in os.walk(job_root):
+                os.chmod(dirpath, 0o755)
+                for f in filenames:
+                    os.chmod(os.path.join(dirpath, f), 0o644)
+            os.chmod(job_root, 0o711)
+            outcome = sandbox.run(sandbox.Job(inbox, outbox, name + ".ipynb"), limits,
+                                  slot=self.slot, log_path=os.path.join(job_root, "log"))
+            report["sandbox"] = {k: getattr(outcome, k) for k in
+                                 ("status", "returncode", "wall", "cpu", "peak_memory",
+                                  "peak_processes")}
+            data = _read_untrusted(os.path.join(outbox, "executed.ipynb"), MAX_NOTEBOOK_BYTES)
+            if data:
+                try:
+                    executed = nbformat.reads(data.decode("utf-8", "replace"), as_version=4)
+                except Exception:
+                    executed = None
+            records = judge.read_records(os.path.join(outbox, "records.jsonl"))
+            raw = _read_untrusted(os.path.join(outbox, "status.json"), 1 << 16)
+            try:
+                runner = json.loads(raw) if raw else {}
+                runner = runner if isinstance(runner, dict) else {}
+            except ValueError:
+                runner = {}
+        except sandbox.SandboxUnavailable:
+            raise
+        except Exception as err:                   # the grader's own failure: say so
+            self.log.exception("grading %s/%s failed", sid, aid)
+            report["attention"].append(f"the grader failed: {type(err).__name__}: {err}")
+            report.setdefault("sandbox", {"status": "grader error"})
+        finally:
+            shutil.rmtree(job_root, ignore_errors=True)
+
+        status = report["sandbox"]["status"]
+        stopped = None
+        if status != "finished":
+            stopped = {"memory": "it used more memory than allowed",
+                       "processes": "it started more processes than allowed",
+                       "cpu time": "it used more CPU time than allowed",
+                       "time": "it ran longer than allowed",
+                       "disk": "it wrote more than allowed",
+                       "crashed": "its run ended abnormally (the kernel's parent was killed?)",
+                       }.get(status, status)
+            report["attention"].append(f"stopped: {stopped}")
+        elif runner.get("stopped"):
+            stopped = str(runner["stopped"])[:200]
+            where = runner.get("stopped_cell")
+            if isinstance(where, int) and 0 <= where < len(nb.cells):
+                first = (nb.cells[where].source.strip().splitlines() or [""])[0][:60]
+                stopped = f"{stopped}, in the cell that begins `{first}`"
+            report["attention"].append(f"stopped: {stopped}")
+        if runner.get("interrupted"):
+            report["attention"].append(
+                f"{len(runner['interrupted'])} cell(s) interrupted after the time limit")
+        if executed is None:
+            report["attention"].append("no executed notebook came back from the sandbox")
+
+        verdicts = {}
+        key = judge.read_course_key(
+            os.path.join(self.course_key_dir, f"{aid}.txt") if self.course_key_dir else "")
+        for label in labels:
+            with judge.quietly():
+                verdicts[label] = judge.judge(label, records.get(label), sid, stopped, key)
+        report["verdicts"] = {k: {"form": v.form, "value": v.value, "points": v.points}
+                              for k, v in verdicts.items()}
+
+        ran = executed.cells if executed is not None and isinstance(
+            getattr(executed, "cells", None), list) else []
+        for i, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            label = gid.rsplit("-", 1)[0]
+            if gid.endswith("-form") and label in verdicts:
+                v = verdicts[label]
+                cell.outputs = _verdict_output(v.form, v.form_message or (
+                    f"{judge.answer_name(label)} has the right form "
+                    f"({judge.FORM_POINTS} point)"))
+                continue
+            if gid.endswith("-value") and label in verdicts:
+                v = verdicts[label]
+                cell.outputs = _verdict_output(
+                    v.value, v.value_message + (f" ({judge.VALUE_POINTS} points)" if v.value
+                                                else ""))
+                continue
+            twin = ran[i] if i < len(ran) else None
+            if twin is not None and twin.get("cell_type") == "code" and \
+                    twin.get("source") == cell.source:
+                cell.outputs = _safe_outputs(twin.get("outputs"))
+                count = twin.get("execution_count")
+                cell.execution_count = count if isinstance(count, int) else None
+            else:
+                cell.outputs = []
+        if report["attention"] or report["tampering"]:
+            note = ["**Grading note.**"]
+            note += [f"- {a}" for a in report["attention"]]
+            note += [f"- changed locked cell: {t}" for t in report["tampering"]]
+            if stopped:
+                note.append("\nAnswers recorded before the notebook stopped were marked; "
+                            "the others score 0.")
+            nb.cells.insert(0, nbformat.v4.new_markdown_cell("\n".join(note)))
+        report["points"] = sum(v.points for v in verdicts.values())
+        report["max_points"] = len(verdicts) * (judge.FORM_POINTS + judge.VALUE_POINTS)
+        report["seconds"] = round(time.monotonic() - started, 2)
+        if self.report_dir:
+            _write_report(report_path(self.report_dir, aid, sid), report)
+        flag = f"; {ATTENTION}: {'; '.join(report['attention'])}" if report["attention"] else ""
+        self.log.info("[grading] %s %s: %g of %g autograded points (%s, %.1f s)%s", sid, aid,
+                      report["points"], report["max_points"], status, report["seconds"], flag)
+        return nb, resources
+
+
+# --- collection ----------------------------------------------------------------------
+
+MAX_ARCHIVE_BYTES = 512 << 20
+MAX_ARCHIVE_FILES = 20_000
+
+
+class SafeExtractor(ExtractorPlugin):
+    """Unpacks the downloaded archives: regular files only, inside the target,
+    at most 512 MiB and 20,000 files per archive; archives inside archives
+    (Moodle's per-student zips) are unpacked too, two levels deep."""
+
+    def extract(self, archive_path, extracted_path):
+        self.skipped = []
+        self._walk(archive_path, extracted_path, depth=0)
+        if self.skipped:
+            _append_collect_notes(self.parent, {"skipped": self.skipped})
+
+    def _walk(self, src, dest, depth):
+        for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+            rel = os.path.relpath(dirpath, src)
+            for d in list(dirnames):
+                if os.path.islink(os.path.join(dirpath, d)):
+                    dirnames.remove(d)
+                    self.skipped.append((os.path.join(rel, d), "a symbolic link"))
+            for name in filenames:
+                path = os.path.join(dirpath, name)
+                target_dir = os.path.normpath(os.path.join(dest, rel))
+                if not stat.S_ISREG(os.lstat(path).st_mode):
+                    self.skipped.append((os.path.join(rel, name), "not a regular file"))
+                    continue
+                lower = name.lower()
+                if lower.endswith((".zip", ".tar.gz", ".tgz", ".tar")) and depth < 2:
+                    stem = name[:-len(".tar.gz")] if lower.endswith(".tar.gz") else \
+                        os.path.splitext(name)[0]
+                    unpacked = tempfile.mkdtemp(prefix="aukgrade-unpack-")
+                    try:
+                        self._unpack(path, unpacked)
+                        self._walk(unpacked, os.path.join(target_dir, stem), depth + 1)
+                    except Exception as err:
+                        self.skipped.append((os.path.join(rel, name),
+                                             f"cannot be unpacked: {err}"))
+                    finally:
+                        shutil.rmtree(unpacked, ignore_errors=True)
+                    continue
+                os.makedirs(target_dir, exist_ok=True)
+                shutil.copyfile(path, os.path.join(target_dir, name), follow_symlinks=False)
+
+    @staticmethod
+    def _members_ok(names_sizes):
+        total = 0
+        for count, (name, size, regular) in enumerate(names_sizes, 1):
+            if count > MAX_ARCHIVE_FILES:
+                raise ValueError("too many files")
+            total += size
+            if total > MAX_ARCHIVE_BYTES:
+                raise ValueError("too large when unpacked")
+        return True
+
+    def _unpack(self, path, dest):
+        def safe(name):
+            parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+            if not parts or ".." in parts or name.startswith("/"):
+                return None
+            return os.path.join(dest, *parts)
+
+        with (zipfile.ZipFile(path) if zipfile.is_zipfile(path) else tarfile.open(path)) as ar:
+            if isinstance(ar, zipfile.ZipFile):
+                # (name, size, regular file?, folder?, open) of each member
+                members = [(i.filename, i.file_size,
+                            (i.external_attr >> 16) & 0o170000 in (0, stat.S_IFREG)
+                            and not i.is_dir(), i.is_dir(), lambda i=i: ar.open(i))
+                           for i in ar.infolist()]
+            else:
+                members = [(m.name, m.size, m.isreg(), m.isdir(),
+                            lambda m=m: ar.extractfile(m)) for m in ar.getmembers()]
+            self._members_ok([(name, size, regular) for name, size, regular, _, _ in members])
+            for name, _, regular, is_dir, opener in members:
+                target = safe(name)
+                if not regular or target is None:
+                    if not is_dir:
+                        self.skipped.append((name, "not a regular file in "
+                                             + os.path.basename(path)))
+                    continue
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with opener() as src, open(target, "wb") as out:
+                    shutil.copyfileobj(src, out, length=1 << 20)
+
+
+def _collect_notes_path(app):
+    return os.path.join(app.coursedir.root, "reports", app.coursedir.assignment_id,
+                        "collect.json")
+
+
+def _append_collect_notes(app, notes):
+    path = _collect_notes_path(app)
+    old = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            old = json.load(fh)
+    for k, v in notes.items():
+        old[k] = (old.get(k) or []) + list(v) if isinstance(v, list) else v
+    _write_report(path, old)
+
+
+def _notebook_of(path, released_ids):
+    """The released notebook a renamed file is, from the grade ids it holds."""
+    try:
+        if os.path.getsize(path) > MAX_NOTEBOOK_BYTES:
+            return None
+        with open(path, encoding="utf-8") as fh:
+            nb = json.load(fh)
+        ids = {c.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+               for c in nb.get("cells", [])}
+    except (OSError, ValueError, AttributeError):
+        return None
+    best = max(released_ids.items(), key=lambda kv: len(kv[1] & ids), default=None)
+    return best[0] if best and len(best[1] & ids) >= max(1, len(best[1]) // 2) else None
+
+
+class LmsCollector(FileNameCollectorPlugin):
+    """Attributes each extracted file to a student of the roster (lms.py)."""
+
+    roster = Unicode("", help="the roster CSV (student_id, name, lms_id, email)").tag(config=True)
+
+    def _plan(self):
+        app = self.parent
+        root = app._format_collect_path(app.extracted_directory)
+        release = app.coursedir.format_path(app.coursedir.release_directory, ".",
+                                            app.coursedir.assignment_id)
+        released = {}
+        for nb_path in utils.find_all_notebooks(release):
+            nb = nbformat.read(os.path.join(release, nb_path), as_version=4)
+            released[nb_path] = {c.metadata.get("nbgrader", {}).get("grade_id")
+                                 for c in nb.cells} - {None}
+        roster = lms.Roster.read(self.roster)
+        matches = []
+        for dirpath, _, filenames in os.walk(root):
+            for name in filenames:
+                rel = os.path.relpath(os.path.join(dirpath, name), root)
+                m = lms.match_file(rel, roster, set(released))
+                if m.student_id is None and name.endswith(".ipynb"):
+                    found = _notebook_of(os.path.join(root, rel), released)
+                    who = m.candidate_id
+                    if found and who:
+                        m.student_id, m.notebook = who, found
+                        m.how = m.how.split(":")[0] + f" (renamed notebook, recognised as {found})"
+                matches.append(m)
+        best, superseded = lms.choose(matches)
+        self._chosen = {os.path.join(root, m.path): m for m in best.values()}
+        unmatched = [m for m in matches if m.student_id is None and not (
+            m.path.endswith(".txt") and "_attempt_" in m.path)]
+        _append_collect_notes(app, {
+            "roster": self.roster or "", "roster_students": len(roster.students),
+            "collected": [vars(m) for m in best.values()],
+            "superseded": [vars(m) for m in superseded],
+            "unmatched": [vars(m) for m in unmatched]})
+        return self._chosen
+
+    def collect(self, submitted_file):
+        chosen = getattr(self, "_chosen", None)
+        if chosen is None:
+            chosen = self._plan()
+        m = chosen.get(submitted_file)
+        if m is None:
+            self.log.debug("not collected: %s", submitted_file)
+            return None
+        info = {"student_id": m.student_id, "file_id": m.notebook}
+        if m.timestamp:
+            info["timestamp"] = m.timestamp
+        return info
+
+
+# --- the grade table -------------------------------------------------------------------
+
+COLUMNS = ["student_id", "name", "email", "lms_id", "assignment", "status", "autograded",
+           "autograded_max", "manual", "manual_max", "total", "max_score",
+           "needs_manual_grading", "manual_parts_pending", "needs_attention",
+           "attention_reason", "tampering", "late", "timestamp"]
+# status: "graded" (every part has a mark), "needs manual grading" (written
+# parts not yet marked by hand: total counts only what is marked, never a
+# silent 0 for them), "not submitted" (no marks at all: the mark columns are
+# empty, not 0, so an LMS import does not record a zero by mistake)
+GRADED, NEEDS_MANUAL, NOT_SUBMITTED = "graded", "needs manual grading", "not submitted"
+
+
+class LmsGradesExporter(ExportPlugin):
+    """One row per student and assignment: every student of the gradebook (the
+    roster) for every assignment of it, submitted or not, with autograded,
+    manual and total marks, the maximum, a status and flags for parts still to
+    mark by hand and for submissions that need the instructor's attention."""
+
+    roster = Unicode("", help="the roster CSV").tag(config=True)
+    report_dir = Unicode("", help="the grading reports' folder").tag(config=True)
+
+    def export(self, gradebook):
+        dest = self.to or "grades.csv"
+        roster = lms.Roster.read(self.roster)
+        students = sorted(gradebook.students, key=lambda s: s.id)
+        rows = []
+        for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
+            if self.assignment and assignment.name not in self.assignment:
+                continue
+            collected = self._collect_notes(assignment.name)
+            late_flags = {m["student_id"]: m.get("late") for m in collected}
+            submissions = {s.student.id: s for s in assignment.submissions}
+            for student in students:
+                if self.student and student.id not in self.student:
+                    continue
+                submission = submissions.get(student.id)
+                rows.append(self._row(assignment, submission, student, roster, late_flags)
+                            if submission is not None
+                            else self._missing_row(assignment, student, roster))
+        with open(dest, "w", newline="", encoding="utf-8") as fh:
+            writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        self.log.info("wrote %d rows to %s", len(rows), dest)
+
+    @staticmethod
+    def _who(student, roster):
+        info = roster.students.get(student.id)
+        return {
+            "student_id": student.id,
+            "name": info.name if info else " ".join(
+                x for x in (student.first_name, student.last_name) if x),
+            "email": info.email if info else (student.email or ""),
+            "lms_id": " ".join(info.lms_ids) if info else (student.lms_user_id or ""),
+        }
+
+    def _missing_row(self, assignment, student, roster):
+        auto_max = manual_max = 0.0
+        for nb in assignment.notebooks:
+            for cell in nb.grade_cells:
+                if cell.cell_type == "markdown":
+                    manual_max += float(cell.max_score or 0)
+                else:
+                    auto_max += float(cell.max_score or 0)
+        row = dict.fromkeys(COLUMNS, "")
+        row.update(self._who(student, roster), assignment=assignment.name,
+                   status=NOT_SUBMITTED, autograded_max=_fmt(auto_max),
+                   manual_max=_fmt(manual_max), max_score=_fmt(auto_max + manual_max),
+                   needs_manual_grading="no", manual_parts_pending=0, needs_attention="no",
+                   tampering=0, late="no")
+        return row
+
+    def _collect_notes(self, aid):
+        path = os.path.join(self.report_dir, aid, "collect.json")
+        try:
+            with open(path, encoding="utf-8") as fh:
+                return json.load(fh).get("collected", [])
+        except (OSError, ValueError):
+            return []
+
+    def _row(self, assignment, submission, student, roster, late_flags):
+        auto = auto_max = manual = manual_max = 0.0
+        pending = 0
+        for nb in submission.notebooks:
+            for grade in nb.grades:
+                max_score = float(grade.max_score or 0)
+                if grade.cell.cell_type == "markdown":
+                    manual_max += max_score
+                    if grade.manual_score is not None:
+                        manual += grade.manual_score + (grade.extra_credit or 0)
+                    elif grade.needs_manual_grade:
+                        pending += 1
+                    else:
+                        manual += grade.auto_score or 0.0    # left blank: 0 without marking
+                else:
+                    auto_max += max_score
+                    if grade.manual_score is not None:      # the instructor overrode it
+                        auto += grade.manual_score + (grade.extra_credit or 0)
+                    else:
+                        auto += (grade.auto_score or 0.0) + (grade.extra_credit or 0)
+        report = {}
+        try:
+            with open(report_path(self.report_dir, assignment.name, student.id),
+                      encoding="utf-8") as fh:
+                report = json.load(fh)
+        except (OSError, ValueError):
+            report = {"attention": ["no grading report: the submission was not autograded "
+                                    "(unreadable notebook?)"]}
+        attention = report.get("attention", [])
+        return {
+            **self._who(student, roster),
+            "assignment": assignment.name,
+            "status": NEEDS_MANUAL if pending else GRADED,
+            "autograded": _fmt(auto), "autograded_max": _fmt(auto_max),
+            "manual": _fmt(manual), "manual_max": _fmt(manual_max),
+            "total": _fmt(auto + manual), "max_score": _fmt(auto_max + manual_max),
+            "needs_manual_grading": "yes" if pending else "no",
+            "manual_parts_pending": pending,
+            "needs_attention": "yes" if attention or report.get("tampering") else "no",
+            "attention_reason": "; ".join(attention + [f"tampering: {t}" for t in
+                                                       report.get("tampering", [])]),
+            "tampering": len(report.get("tampering", [])),
+            "late": "yes" if (submission.total_seconds_late or 0) > 0 or
+            late_flags.get(student.id) else "no",
+            "timestamp": submission.timestamp.isoformat() if submission.timestamp else "",
+        }
+
+
+def _fmt(x):
+    return f"{x:g}"

@@ -1,0 +1,203 @@
+"""A class graded once per test run: the course, the submissions and the results.
+
+``graded(aid)`` writes the assignment of chapter ``aid`` (course/make_assignments.py
+and ``nbgrader generate_assignment``, as ``make release`` does), fills in a
+class's submissions (tests/grading_submissions.py: a correct one, a blank one,
+hostile ones, and for the sample chapter LMS downloads and junk) and grades
+them with course/grading/grade.py (what ``make grade`` runs).  Grading takes
+minutes, so it happens once per chapter and test run, under a file lock, in
+``_build/test-grading/<aid>/``, and every test of the run (on any pytest-xdist
+worker) reads the results.
+
+Which chapters: ``SAMPLE`` in ``make test``; all of them when
+AUKBOOK_TEST_COURSE=all (``make test-course``).
+"""
+
+import csv
+import fcntl
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import types
+import uuid
+import zipfile
+
+import nbformat
+
+import grading_submissions as subs
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "course"))
+import make_assignments  # noqa: E402
+
+ALL = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(ROOT, "chapters",
+                                                                      "ch*.ipynb")))
+# make test: chapter 1 with a sample of the attacks and the LMS downloads;
+# chapter 7 (a stored table of 1,000 model fits, shipped with the release) and
+# chapter 12 (a reference that warns on stderr) with a correct and a blank
+# submission.  make test-course: chapter 1 with every attack, every other
+# chapter with the attacks of grading_submissions.EVERY_CHAPTER.  (The
+# endless loop, memory and fork bombs of the sample are left to
+# tests/test_grading_sandbox.py in make test, which also shows that no
+# reference can be found, imported or read from a sandbox: they cost a
+# minute of CPU here.)
+SAMPLE = ("ch01", "ch07", "ch12")
+FULL = "ch01"
+SAMPLE_ATTACKS = ("import-references", "patch-library", "exit-process", "write-outside",
+                  "tamper-cells")
+EVERY = os.environ.get("AUKBOOK_TEST_COURSE") == "all"
+CHAPTERS = ALL if EVERY else list(SAMPLE)
+_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID") or uuid.uuid4().hex
+BASE = os.path.join(ROOT, "_build", "test-grading")
+
+# limits for the tests: an endless loop is stopped after 30 s of CPU, a
+# memory bomb at 1.5 GB; the chapters' own cells stay far below both
+LIMITS = {"AUKGRADE_CELL_CPU": "30", "AUKGRADE_MEMORY": str(1500 << 20)}
+
+# the LMS downloads of the sample chapter: (roster row, path of the file,
+# what the grader must make of it)
+LMS_STUDENTS = [
+    # student_id, name, lms ids, email, file path below SUBMISSIONS
+    ("m001", "Jane Doe", "123456", "jdoe@uni.example",
+     "Jane Doe_123456_assignsubmission_file_/{nb} (1)"),
+    ("c001", "Ann Lee", "55501", "alee@uni.example",
+     "leeann_LATE_55501_998877_{stem}-1.ipynb"),
+    ("b001", "Bo Li", "", "bo_li@uni.example",
+     "{aid}_bo_li_attempt_2026-10-01-12-00-00_{nb}"),
+    ("z001", "Zoe Kim", "", "zkim@uni.example", "z001.zip"),
+]
+
+
+def roster_rows(students):
+    rows = [{"student_id": s, "name": "", "lms_id": "", "email": ""} for s in students]
+    rows += [{"student_id": sid, "name": name, "lms_id": lms, "email": email}
+             for sid, name, lms, email, _ in LMS_STUDENTS]
+    rows.append({"student_id": "n001", "name": "Nobody Submitted", "lms_id": "424242",
+                 "email": "nobody@uni.example"})
+    return rows
+
+
+def _submissions(aid, course, release, folder):
+    """Write the class's submissions; returns {student: honest points} and
+    {student: kind}."""
+    nb_name = os.path.basename(release)
+    rel = nbformat.read(release, as_version=4)
+    labels = subs.labels_of(rel)
+    honest, kinds = {}, {}
+
+    def put(sid, nb, kind, honest_kind, path=None):
+        dest = os.path.join(folder, path or os.path.join(sid, nb_name))
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        nbformat.write(nb, dest)
+        honest[sid] = subs.honest_points(honest_kind, labels)
+        kinds[sid] = kind
+
+    put("s001", subs.fill(rel, "s001"), "correct", "full")
+    put("s002", subs.fill(rel, "s002", blank=True), "blank", "form")
+    honest["s002"] = 0
+    attacks = list(subs.HOSTILE) if aid == FULL else list(subs.EVERY_CHAPTER)
+    if not EVERY:
+        attacks = list(SAMPLE_ATTACKS) if aid == FULL else []
+    for i, kind in enumerate(attacks, 10):
+        sid = f"h{i:02d}"
+        nb = subs.hostile(rel, sid, kind, course=course, aid=aid,
+                          notebook=nb_name, other="s001")
+        put(sid, nb, kind, subs.HOSTILE[kind][1])
+    if aid == FULL:
+        stem = nb_name[:-len(".ipynb")]
+        for sid, _, _, _, path in LMS_STUDENTS:
+            path = path.format(nb=nb_name, stem=stem, aid=aid)
+            nb = subs.fill(rel, sid)
+            if path.endswith(".zip"):
+                tmp = os.path.join(folder, "..", "zip-" + sid)
+                os.makedirs(tmp, exist_ok=True)
+                nbformat.write(nb, os.path.join(tmp, nb_name))
+                with zipfile.ZipFile(os.path.join(folder, path), "w") as zf:
+                    zf.write(os.path.join(tmp, nb_name), nb_name)
+                honest[sid], kinds[sid] = subs.honest_points("full", labels), "zip"
+            else:
+                put(sid, nb, "lms", "full", path if path.endswith(".ipynb")
+                    else path + ".ipynb")
+        # an older copy of Jane Doe's notebook (superseded by " (1)"), blank
+        put("m001", subs.fill(rel, "m001", blank=True), "lms", "full",
+            f"Jane Doe_123456_assignsubmission_file_/{nb_name}")
+        honest["m001"] = subs.honest_points("full", labels)
+        # files no one can be matched to
+        junk = {"Unknown Person_999999_assignsubmission_file_/" + nb_name:
+                subs.fill(rel, "x001"),
+                "loose_" + nb_name: subs.fill(rel, "x002")}
+        for path, nb in junk.items():
+            dest = os.path.join(folder, path)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            nbformat.write(nb, dest)
+        # a link to an instructor file, planted in the download
+        os.makedirs(os.path.join(folder, "s003"), exist_ok=True)
+        os.symlink(os.path.join(course, "source", aid, nb_name),
+                   os.path.join(folder, "s003", nb_name))
+    return honest, kinds, labels
+
+
+def _build(aid, base):
+    course = os.path.join(base, "course")
+    folder = os.path.join(base, "submissions")
+    os.makedirs(folder)
+    make_assignments.write_course(course, [aid])
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
+               + os.environ.get("PATH", ""))
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", aid, "--force"],
+                   cwd=course, env=env, check=True, capture_output=True)
+    release, = glob.glob(os.path.join(course, "release", aid, "*.ipynb"))
+    honest, kinds, labels = _submissions(aid, course, release, folder)
+    roster = os.path.join(base, "roster.csv")
+    plain = [s for s, k in kinds.items() if k not in ("lms", "zip")]
+    with open(roster, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=["student_id", "name", "lms_id", "email"])
+        writer.writeheader()
+        writer.writerows(roster_rows(plain) if aid == FULL else
+                         [{"student_id": s, "name": "", "lms_id": "", "email": ""}
+                          for s in plain])
+    number = int(aid[2:])
+    env.update(LIMITS, AUKGRADE_UID_BASE=str(62000 + 20 * number))
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
+                           course, aid, folder, "--roster", roster, "--jobs", "2"],
+                          env=env, capture_output=True, text=True)
+    seconds = time.monotonic() - start
+    with open(os.path.join(base, "result.json"), "w") as fh:
+        json.dump({"returncode": proc.returncode, "stdout": proc.stdout,
+                   "stderr": proc.stderr[-20000:], "honest": honest, "kinds": kinds,
+                   "labels": labels, "seconds": seconds}, fh)
+
+
+def graded(aid):
+    """The graded class of chapter ``aid`` (built once per test run)."""
+    base = os.path.join(BASE, aid)
+    os.makedirs(BASE, exist_ok=True)
+    with open(os.path.join(BASE, f".{aid}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = os.path.join(base, ".run")
+        # AUKBOOK_TEST_GRADING_REUSE=1 reuses the last build (while writing tests)
+        reuse = os.environ.get("AUKBOOK_TEST_GRADING_REUSE") == "1" and os.path.exists(stamp)
+        if not reuse and not (os.path.exists(stamp) and open(stamp).read() == _RUN):
+            shutil.rmtree(base, ignore_errors=True)
+            os.makedirs(base)
+            _build(aid, base)
+            with open(stamp, "w") as fh:
+                fh.write(_RUN)
+    with open(os.path.join(base, "result.json")) as fh:
+        result = json.load(fh)
+    course = os.path.join(base, "course")
+    rows = {}
+    if os.path.exists(os.path.join(course, "grades.csv")):
+        with open(os.path.join(course, "grades.csv"), newline="") as fh:
+            rows = {(r["student_id"], r["assignment"]): r for r in csv.DictReader(fh)}
+    reports = {}
+    for path in glob.glob(os.path.join(course, "reports", aid, "*.json")):
+        with open(path) as fh:
+            reports[os.path.basename(path)[:-5]] = json.load(fh)
+    return types.SimpleNamespace(course=course, aid=aid, base=base, rows=rows,
+                                 reports=reports, **result)

@@ -1,0 +1,254 @@
+"""A submission's notebook runs in a sandbox that it cannot leave.
+
+course/grading/sandbox.py runs each notebook with bubblewrap: no repository
+(no reference answer, chapter, course folder or gradebook), no network, an
+unprivileged user, read-only environment, and limits on memory, processes,
+CPU time, wall time and output.  Each test runs a small notebook in it and
+checks what happened from outside.
+"""
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+import nbformat
+import psutil
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "course", "grading"))
+import judge  # noqa: E402
+import sandbox  # noqa: E402
+
+try:
+    BACKEND = sandbox.check()
+except sandbox.SandboxUnavailable as err:        # make test installs it as root
+    BACKEND = None
+    WHY = str(err)
+pytestmark = pytest.mark.skipif(BACKEND is None, reason="no sandbox: " + (
+    WHY if BACKEND is None else ""))
+
+UID_BASE = 63000 + (os.getpid() % 50) * 10
+
+
+def run(tmp_path, cells, **limits):
+    inbox, outbox = tmp_path / "in", tmp_path / "out"
+    inbox.mkdir()
+    outbox.mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nbformat.write(nb, inbox / "t.ipynb")
+    (inbox / "probes.json").write_text("{}")
+    for p in (inbox, inbox / "t.ipynb", inbox / "probes.json"):
+        os.chmod(p, 0o755 if p.is_dir() else 0o644)
+    base = sandbox.Limits(cell_cpu=10, wall=300, cpu=200, memory=1500 << 20)
+    for k, v in limits.items():
+        setattr(base, k, v)
+    old = sandbox.SANDBOX_UID
+    sandbox.SANDBOX_UID = UID_BASE
+    try:
+        outcome = sandbox.run(sandbox.Job(str(inbox), str(outbox), "t.ipynb"), base,
+                              log_path=str(tmp_path / "log"))
+    finally:
+        sandbox.SANDBOX_UID = old
+    records = judge.read_records(str(outbox / "records.jsonl"))
+    status = {}
+    if (outbox / "status.json").exists():
+        status = json.loads((outbox / "status.json").read_text())
+    return outcome, records, status, outbox
+
+
+def left_behind():
+    """Processes of the sandbox's user still alive (zombies being reaped aside)."""
+    out = []
+    for p in psutil.process_iter(["pid", "uids", "status", "cmdline"]):
+        if p.info["uids"] and p.info["uids"].real == UID_BASE and \
+                p.info["status"] != psutil.STATUS_ZOMBIE:
+            out.append(p.info)
+    return out
+
+
+def remember(name, expr):
+    """A cell that records a value under a made-up label."""
+    return (f"from aukgrade import record\n{name} = {expr}\n"
+            f"record({name!r}, {name!r})")
+
+
+def test_notebook_sees_no_repository_network_or_grader(tmp_path):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    accepted = []
+    threading.Thread(target=lambda: accepted.append(server.accept()), daemon=True).start()
+    probe = f'''
+import glob, json, os, socket, subprocess, sys
+facts = {{"uid": os.getuid(), "root": sorted(os.listdir("/")),
+          "repo": sorted(os.listdir({ROOT!r})) if os.path.isdir({ROOT!r}) else None,
+          "pids": len([p for p in os.listdir("/proc") if p.isdigit()]),
+          "env": dict(os.environ)}}
+for name in ("tests", "chapters", "course", "_build", ".git", "tests/answers"):
+    facts["exists " + name] = os.path.exists(os.path.join({ROOT!r}, name))
+facts["answer files"] = [f for top in ("/work", "/root", "/grading", "/tmp", "/home", "/srv",
+                                       "/opt", "/etc")
+                         for f in glob.glob(top + "/**/answers/*.py", recursive=True)]
+try:
+    import answers
+    facts["import answers"] = "imported"
+except ImportError as err:
+    facts["import answers"] = type(err).__name__
+s = socket.socket()
+s.settimeout(3)
+try:
+    s.connect(("127.0.0.1", {port}))
+    facts["grader's port"] = "connected"
+except OSError as err:
+    facts["grader's port"] = type(err).__name__
+for path in ({os.path.join(ROOT, ".venv", "pwned")!r}, {os.path.join(ROOT, "auklib", "pwned")!r},
+             "/grading/lib/pwned", "/grading/in/pwned", "/usr/pwned", "/tmp/ok", "ok"):
+    try:
+        open(path, "w").write("x")
+        facts["write " + path] = "written"
+    except OSError as err:
+        facts["write " + path] = type(err).__name__
+# a process that tries to outlive the run
+subprocess.Popen(["sleep", "1000"], start_new_session=True)
+json.dump(facts, open("/grading/out/facts.json", "w"))
+'''
+    outcome, _, _, outbox = run(tmp_path, [probe])
+    server.close()
+    assert outcome.status == "finished", outcome
+    facts = json.loads((outbox / "facts.json").read_text())
+    assert facts["uid"] != 0
+    assert set(facts["repo"]) <= {".venv", "auklib", "bookkit"}, facts["repo"]
+    for name in ("tests", "chapters", "course", "_build", ".git", "tests/answers"):
+        assert facts["exists " + name] is False, name
+    assert facts["answer files"] == [] and facts["import answers"] == "ModuleNotFoundError"
+    assert facts["grader's port"] != "connected" and not accepted
+    assert facts["pids"] < 30                      # its own processes only
+    assert not any(ROOT + "/tests" in v or "/course" in v for v in facts["env"].values())
+    for path, result in facts.items():
+        if path.startswith("write "):
+            ok = path in ("write /tmp/ok", "write ok")
+            assert (result == "written") == ok, (path, result)
+    assert not os.path.exists(os.path.join(ROOT, ".venv", "pwned"))
+    # nothing of the run is left on the machine (the sleep was started to stay)
+    assert left_behind() == []
+
+
+def test_memory_bomb_stops_that_run_only(tmp_path):
+    outcome, records, _, _ = run(tmp_path, [
+        remember("before", 1.0),
+        "hog = []\nwhile True:\n    hog.append(b'x' * (64 << 20))",
+        remember("after", 2.0)])
+    assert outcome.status == "memory", outcome
+    assert outcome.peak_memory < 4 << 30
+    assert set(records) == {"before"}
+
+
+def test_fork_bomb_stops_that_run_only(tmp_path):
+    outcome, records, _, _ = run(tmp_path, [
+        remember("before", 1.0),
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+        remember("after", 2.0)], processes=100)
+    assert outcome.status in ("processes", "memory"), outcome
+    assert set(records) == {"before"}
+    assert left_behind() == []
+
+
+def test_endless_loop_is_interrupted_then_stopped_if_it_ignores_that(tmp_path):
+    outcome, records, status, _ = run(tmp_path, [
+        "while True:\n    pass",                        # KeyboardInterrupt ends it
+        remember("after_first", 1.0),
+        "while True:\n    try:\n        while True:\n            pass\n"
+        "    except BaseException:\n        pass",        # swallows the interrupt
+        remember("after_second", 2.0)], cell_cpu=3)
+    assert outcome.status == "finished", outcome
+    assert set(records) == {"after_first"}
+    assert status["interrupted"] and "kept running" in status["stopped"]
+
+
+def test_exit_and_killing_the_parent_end_that_run_only(tmp_path):
+    outcome, records, status, _ = run(tmp_path / "a" if (tmp_path / "a").mkdir() is None
+                                      else None, [
+        remember("before", 1.0), "import os\nos._exit(0)", remember("after", 2.0)])
+    assert outcome.status == "finished" and "died" in status["stopped"]
+    assert set(records) == {"before"}
+    outcome, records, _, _ = run(tmp_path / "b" if (tmp_path / "b").mkdir() is None
+                                 else None, [
+        remember("before", 1.0), "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)",
+        remember("after", 2.0)])
+    assert outcome.status == "crashed" and set(records) == {"before"}
+
+
+def test_writing_too_much_stops_the_run(tmp_path):
+    outcome, records, _, _ = run(tmp_path, [
+        remember("before", 1.0),
+        "import os\nfor i in range(100):\n"
+        "    open(f'/grading/out/junk{i}', 'wb').write(b'x' * (32 << 20))\n"
+        "    import time; time.sleep(0.05)",
+        remember("after", 2.0)], out_size=64 << 20)
+    assert outcome.status == "disk", outcome
+    assert set(records) == {"before"}
+
+
+def test_make_grade_says_at_once_when_it_cannot_sandbox(tmp_path):
+    """Without bubblewrap (and nothing to install it with), the check stops
+    within seconds and says what to install; with it, it says what it uses."""
+    import subprocess
+
+    script = os.path.join(ROOT, "course", "grading", "sandbox.py")
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True,
+                          env=dict(os.environ, PATH=str(tmp_path), AUKGRADE_SANDBOX="bwrap"))
+    assert time.monotonic() - start < 30
+    assert done.returncode == 3
+    assert "apt-get install -y bubblewrap" in done.stderr
+    done = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True)
+    assert done.returncode == 0 and "bubblewrap" in done.stdout and "no network" in done.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback sandbox runs as root only")
+def test_fallback_refuses_unless_an_unprivileged_user_can_read_nothing_secret(monkeypatch):
+    """Without namespaces the grader may fall back to an unprivileged user and
+    file permissions (AUKGRADE_SANDBOX=user); it refuses, saying what to fix,
+    while that user could read an instructor file or cannot run the venv."""
+    monkeypatch.setenv("AUKGRADE_SANDBOX", "user")
+    monkeypatch.setattr(sandbox, "_CHECKED", {})
+    secret = os.path.join(ROOT, "tests", "answers")
+    readable = os.stat(secret).st_mode & 0o005 == 0o005
+    with pytest.raises(sandbox.SandboxUnavailable) as err:
+        sandbox.check()
+    message = str(err.value)
+    assert ("chmod -R o-rwx" in message and secret in message) or \
+        "cannot run the environment's Python" in message, message
+    assert readable or "Python" in message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback sandbox runs as root only")
+def test_fallback_user_sees_no_secret_and_keeps_the_limits(tmp_path, monkeypatch):
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "answers.py").write_text("ANSWER = 0.4242\n")
+    os.chmod(secret, 0o700)
+    monkeypatch.setenv("AUKGRADE_SANDBOX", "user")
+    monkeypatch.setattr(sandbox, "_CHECKED", {})
+    monkeypatch.setattr(sandbox, "secret_paths", lambda: [str(secret)])
+    try:
+        sandbox.check()
+    except sandbox.SandboxUnavailable as err:
+        pytest.skip(f"the fallback cannot run on this machine: {err}")
+    outcome, records, _, outbox = run(tmp_path / "run" if (tmp_path / "run").mkdir() is None
+                                      else None, [
+        remember("before", 1.0),
+        f"try:\n    open({str(secret / 'answers.py')!r}).read()\n    leaked = 1.0\n"
+        "except OSError:\n    leaked = 0.0\nfrom aukgrade import record\n"
+        "record('leaked', 'leaked')",
+        "hog = []\nwhile True:\n    hog.append(b'x' * (64 << 20))",
+        remember("after", 2.0)])
+    assert outcome.status == "memory", outcome
+    assert records["leaked"]["values"] == [0.0] and "after" not in records
+    assert left_behind() == []
