@@ -46,6 +46,7 @@ __all__ = []  # private: reached through auk_confidence_interval / auk_compare
 
 _MIN_CASES = 10  # the simulations of chapter 9 go down to 10 positive cases
 _STEP = 1e-30  # complex step: far below rounding, no cancellation
+_ALL_NAN = (float("nan"),) * 4  # estimate, low, high, standard error of a single class
 
 
 class _Influence:
@@ -310,8 +311,7 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
                                    "auk_confidence_interval")
     if parts is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     c, v_pos, v_neg, n_pos, n_neg, _, _ = parts
     se = math.sqrt(v_pos + v_neg)
     df = _satterthwaite_df(v_pos, v_neg, n_pos, n_neg)
@@ -497,8 +497,7 @@ def score_interval(y_true, y_score, confidence_level, pos_label, sample_weight):
     parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
                                    "auk_confidence_interval")
     if parts is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     c, v_pos, v_neg, n_pos, n_neg, e_pos, e_neg = parts
     v_hat = v_pos + v_neg
     est = c.estimate
@@ -569,8 +568,7 @@ def analytic_compare(y_true, a, b, confidence_level, pos_label, sample_weight):
     infl = _influences(y_true, [(a, True), (b, True)], pos_label, sample_weight,
                        "auk_compare")
     if infl is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     (ca, (pa, na)), (cb, (pb, nb)) = infl
     d_pos, d_neg = pa - pb, na - nb
     v_pos, v_neg = _variance_parts(d_pos, d_neg)
