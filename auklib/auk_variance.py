@@ -38,7 +38,7 @@ import numpy as np
 from scipy.special import ndtr, stdtrit
 from scipy.stats import t as student_t
 
-from ._validation import _check_binary_inputs, _warn_undefined
+from ._validation import _check_binary_inputs, _one_class_undefined
 from .curves import _binary_clf_counts, _exact_segments, _shares, auk_bounds
 from .kappa import _kappa_pn
 
@@ -197,12 +197,7 @@ def _influences(y_true, scores, pos_label, sample_weight, caller):
         keep = np.ones(y_pos.shape[0], dtype=bool) if weight is None else weight > 0
         n_pos = int(np.count_nonzero(y_pos & keep))
         n_neg = int(np.count_nonzero(~y_pos & keep))
-        if n_pos == 0 or n_neg == 0:
-            missing = "positive" if n_pos == 0 else "negative"
-            _warn_undefined(
-                f"Only one class is present in y_true (no {missing} samples), so "
-                f"the AUK is undefined; {caller} returns NaN."
-            )
+        if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
             return None
         if not out and min(n_pos, n_neg) < _MIN_CASES:
             few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
