@@ -337,13 +337,19 @@ def _broadcast(**arrays):
         ) from None
 
 
-def _check_rates(x, name):
+def _finite_float_array(x, name):
+    """``x`` as a float64 array of finite real numbers, or a named error."""
     _reject_none_and_complex(x, name)
     if not _is_numeric(x):
         raise TypeError(f"{name} must be a number or an array of numbers.")
     arr = np.asarray(x, dtype=np.float64)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values.")
+    return arr
+
+
+def _check_rates(x, name):
+    arr = _finite_float_array(x, name)
     if np.any(arr < 0) or np.any(arr > 1):
         raise ValueError(f"{name} must lie in [0, 1]; got values outside it.")
     return arr

@@ -38,7 +38,7 @@ import numpy as np
 from scipy.special import ndtr, stdtrit
 from scipy.stats import t as student_t
 
-from ._validation import _check_binary_inputs, _warn_undefined
+from ._validation import _check_binary_inputs, _one_class_undefined
 from .curves import _binary_clf_counts, _exact_segments, _shares, auk_bounds
 from .kappa import _kappa_pn
 
@@ -46,6 +46,7 @@ __all__ = []  # private: reached through auk_confidence_interval / auk_compare
 
 _MIN_CASES = 10  # the simulations of chapter 9 go down to 10 positive cases
 _STEP = 1e-30  # complex step: far below rounding, no cancellation
+_ALL_NAN = (float("nan"),) * 4  # estimate, low, high, standard error of a single class
 
 
 class _Influence:
@@ -196,12 +197,7 @@ def _influences(y_true, scores, pos_label, sample_weight, caller):
         keep = np.ones(y_pos.shape[0], dtype=bool) if weight is None else weight > 0
         n_pos = int(np.count_nonzero(y_pos & keep))
         n_neg = int(np.count_nonzero(~y_pos & keep))
-        if n_pos == 0 or n_neg == 0:
-            missing = "positive" if n_pos == 0 else "negative"
-            _warn_undefined(
-                f"Only one class is present in y_true (no {missing} samples), so "
-                f"the AUK is undefined; {caller} returns NaN."
-            )
+        if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
             return None
         if not out and min(n_pos, n_neg) < _MIN_CASES:
             few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
@@ -310,8 +306,7 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
                                    "auk_confidence_interval")
     if parts is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     c, v_pos, v_neg, n_pos, n_neg, _, _ = parts
     se = math.sqrt(v_pos + v_neg)
     df = _satterthwaite_df(v_pos, v_neg, n_pos, n_neg)
@@ -497,8 +492,7 @@ def score_interval(y_true, y_score, confidence_level, pos_label, sample_weight):
     parts = _estimate_and_variance(y_true, y_score, pos_label, sample_weight,
                                    "auk_confidence_interval")
     if parts is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     c, v_pos, v_neg, n_pos, n_neg, e_pos, e_neg = parts
     v_hat = v_pos + v_neg
     est = c.estimate
@@ -569,8 +563,7 @@ def analytic_compare(y_true, a, b, confidence_level, pos_label, sample_weight):
     infl = _influences(y_true, [(a, True), (b, True)], pos_label, sample_weight,
                        "auk_compare")
     if infl is None:
-        nan = float("nan")
-        return nan, nan, nan, nan
+        return _ALL_NAN
     (ca, (pa, na)), (cb, (pb, nb)) = infl
     d_pos, d_neg = pa - pb, na - nb
     v_pos, v_neg = _variance_parts(d_pos, d_neg)

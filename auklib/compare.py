@@ -34,6 +34,7 @@ from scipy.special import ndtr, ndtri
 from scipy.stats import binomtest, chi2
 
 from ._validation import (
+    UndefinedMetricWarning,
     _as_1d_numeric,
     _binary_labels,
     _check_binary_inputs,
@@ -41,7 +42,6 @@ from ._validation import (
     _check_option,
     _check_same_length,
     _one_class_undefined,
-    _warn_undefined,
 )
 from .kappa import _kappa_counts
 from .threshold_metrics import _mcc
@@ -511,9 +511,19 @@ def _mcc_interval(cells, n, z):
     return m, low, high, se
 
 
-def _as_result(values):
-    """An AgreementInterval of floats from the 0-d arrays of one table."""
-    return AgreementInterval(*(float(v) for v in values))
+def _as_result(values, undefined):
+    """An AgreementInterval of floats from the 0-d arrays of one table.
+
+    All NaN, after an UndefinedMetricWarning saying ``undefined``, when the
+    estimate is NaN.
+    """
+    result = AgreementInterval(*(float(v) for v in values))
+    if math.isnan(result.estimate):
+        # stacklevel=3: the warning names the line that called the public function
+        warnings.warn(undefined, UndefinedMetricWarning, stacklevel=3)
+        nan = float("nan")
+        return AgreementInterval(nan, nan, nan, nan)
+    return result
 
 
 def kappa_confidence_interval(
@@ -600,15 +610,11 @@ def kappa_confidence_interval(
     """
     _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label, "kappa")
-    result = _as_result(_kappa_interval(cells, n, z, method))
-    if math.isnan(result.estimate):
-        _warn_undefined(
-            "Truth and decisions hold a single class, so chance agreement is 1 "
-            "and kappa is undefined; kappa_confidence_interval returns NaN."
-        )
-        nan = float("nan")
-        return AgreementInterval(nan, nan, nan, nan)
-    return result
+    return _as_result(
+        _kappa_interval(cells, n, z, method),
+        "Truth and decisions hold a single class, so chance agreement is 1 "
+        "and kappa is undefined; kappa_confidence_interval returns NaN.",
+    )
 
 
 def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=None):
@@ -682,13 +688,9 @@ def mcc_confidence_interval(y_true, y_pred, *, confidence_level=0.95, pos_label=
     0.5774 [0.3573, 0.7367] SE 0.0968
     """
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label, "MCC")
-    result = _as_result(_mcc_interval(cells, n, z))
-    if math.isnan(result.estimate):
-        _warn_undefined(
-            "A margin of the confusion matrix is 0 (one class absent from the "
-            "truth or the decisions), so the MCC is undefined; "
-            "mcc_confidence_interval returns NaN."
-        )
-        nan = float("nan")
-        return AgreementInterval(nan, nan, nan, nan)
-    return result
+    return _as_result(
+        _mcc_interval(cells, n, z),
+        "A margin of the confusion matrix is 0 (one class absent from the "
+        "truth or the decisions), so the MCC is undefined; "
+        "mcc_confidence_interval returns NaN.",
+    )

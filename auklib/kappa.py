@@ -11,6 +11,7 @@ from ._validation import (
     _check_option,
     _check_prevalence,
     _check_rates,
+    _finite_float_array,
     _is_numeric,
     _reject_none_and_complex,
     _warn_undefined,
@@ -89,12 +90,7 @@ def kappa_from_confusion(tp, fn, fp, tn):
     names = ("tp", "fn", "fp", "tn")
     arrays = {}
     for name, value in zip(names, (tp, fn, fp, tn)):
-        _reject_none_and_complex(value, name)
-        if not _is_numeric(value):
-            raise TypeError(f"{name} must be a number or an array of numbers.")
-        arr = np.asarray(value, dtype=np.float64)
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"{name} contains NaN or infinite values.")
+        arr = _finite_float_array(value, name)
         if np.any(arr < 0):
             raise ValueError(f"{name} contains negative counts.")
         arrays[name] = arr
