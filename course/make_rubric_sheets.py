@@ -130,8 +130,6 @@ PHRASES = {
     "ch9-ex-bc": [
         "$z_0 = \\Phi^{-1}(<<share>>)$; levels $\\Phi(2z_0 \\mp <<z>>)$, about <<low>> "
         "and <<high>> (<<book;>>self-check)",
-        "both levels move <<direction>> (from <<plain>>): the replicates sit mostly "
-        "<<side>> the estimate<<book>>",
         "the percentile levels <<plain>> unchanged<<book>>",
     ],
     "ch10-ex-report": [
