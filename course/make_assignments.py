@@ -297,7 +297,9 @@ def assignment_notebook(path, index, rubrics, key=None):
 
 
 def _patterns_of(cells):
-    """File names in ``code``: string literals ending in .json, f-strings
+    """File names in ``code``: string literals ending in .json (or .py: a
+    chapter may load a simulation script of chapters/data/ to check the
+    constants its stored table was made with), f-strings
     ending in .json (``f"sim_{name}.json"`` inside ``def load_sim(name)`` becomes
     the name of each constant ``load_sim("auk")`` call, or ``sim_*.json`` if
     there is none), and the tables of ``stored_rows("name", ...)``."""
@@ -328,7 +330,7 @@ def _patterns_of(cells):
                     templates[id(node)] = (fn.name, params)
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                and node.value.endswith(".json") and id(node) not in parts:
+                and node.value.endswith((".json", ".py")) and id(node) not in parts:
             out.add(os.path.basename(node.value))
         elif isinstance(node, ast.JoinedStr):
             text = "".join(v.value if isinstance(v, ast.Constant) else "*"
@@ -365,7 +367,8 @@ def data_files(path):
     nb = nbformat.read(path, as_version=4)
     patterns = _patterns_of([c.source for c in nb.cells if c.cell_type == "code"])
     folder = os.path.join(os.path.dirname(path), "data")
-    tables = sorted(os.path.basename(p) for p in glob.glob(os.path.join(folder, "*.json")))
+    tables = sorted(os.path.basename(p) for ext in ("*.json", "*.py")
+                    for p in glob.glob(os.path.join(folder, ext)))
     return sorted({t for t in tables for pat in patterns if fnmatch.fnmatchcase(t, pat)})
 
 
