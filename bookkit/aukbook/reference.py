@@ -133,7 +133,8 @@ def _pred(case):
 
 
 def _quiet(fn, *args, **kwargs):
-    """auklib's call without its small-sample warnings (3 positives)."""
+    """auklib's call without its small-sample warnings (3 positives; cells of
+    fewer than 5 cases in the kappa and MCC intervals)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         return fn(*args, **kwargs)
@@ -273,7 +274,7 @@ for _reference, _auklib, _quantity, _method, _attribute in [
 
 # ------------------------------------------------------------ vcd, psych
 def _kappa_interval(case):
-    return auklib.kappa_confidence_interval(case.data["y"], _pred(case))
+    return _quiet(auklib.kappa_confidence_interval, case.data["y"], _pred(case))
 
 
 @_compare("vcd", 'Kappa(table)$Unweighted["value"]', "kappa_confidence_interval(y, d).estimate")
@@ -307,8 +308,8 @@ def _(case):
 
 @_compare("psych", "phi(table, digits = 17)", "mcc_confidence_interval(y, d).estimate")
 def _(case):
-    return case.ref["psych"][case.scorer]["phi"], auklib.mcc_confidence_interval(
-        case.data["y"], _pred(case)).estimate
+    return case.ref["psych"][case.scorer]["phi"], _quiet(
+        auklib.mcc_confidence_interval, case.data["y"], _pred(case)).estimate
 
 
 # ------------------------------------------------------------ scikit-learn
@@ -366,8 +367,8 @@ def _(case):
 def _(case):
     if _weight(case) is not None:
         return None  # mcc_confidence_interval takes no case weights
-    return _sk(case, "matthews_corrcoef"), auklib.mcc_confidence_interval(
-        case.data["y"], _pred(case)).estimate
+    return _sk(case, "matthews_corrcoef"), _quiet(
+        auklib.mcc_confidence_interval, case.data["y"], _pred(case)).estimate
 
 
 @_compare("scikit-learn", "cohen_kappa_score(y, s >= t) at every threshold t",
