@@ -197,6 +197,9 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
             cmd += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             cmd += ["--ro-bind", link, link]
+    # a private /tmp first, so that an environment (or a clone of the
+    # repository) that lives under /tmp is bound on top of it, not hidden by it
+    cmd += ["--perms", "1777", "--size", str(int(limits.tmp_size)), "--tmpfs", "/tmp"]
     # bubblewrap makes missing parents of a mount point as private as their
     # host counterparts (0700 for /root): make them traversable
     parents = sorted({os.path.dirname(p) for p in env_paths for _ in [0]} |
@@ -208,7 +211,6 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
         cmd += ["--ro-bind", path, path]
     cmd += ["--proc", "/proc", "--dev", "/dev",
             "--perms", "1777", "--size", str(64 << 20), "--tmpfs", "/dev/shm",
-            "--perms", "1777", "--size", str(int(limits.tmp_size)), "--tmpfs", "/tmp",
             "--perms", "0755", "--dir", INSIDE,
             "--perms", "1777", "--size", str(int(limits.work_size)),
             "--tmpfs", f"{INSIDE}/work",
