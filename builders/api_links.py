@@ -105,15 +105,20 @@ def write_pages(srcdir):
             os.remove(os.path.join(folder, entry))
     for name in names:
         path = os.path.join(folder, f"{name}.rst")
-        text = page_text(name)
-        old = None
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as fh:
-                old = fh.read()
-        if old != text:
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
+        _write_if_changed(path, page_text(name))
     return names
+
+
+def _write_if_changed(path, text):
+    """Write ``text`` to ``path`` unless it already holds it (Sphinx then
+    keeps the page's cached build)."""
+    old = None
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as fh:
+            old = fh.read()
+    if old != text:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
 
 
 def _on_config_inited(app, config):
@@ -247,13 +252,7 @@ def helpers_text(helpers):
 def write_helpers_page(srcdir):
     path = os.path.join(srcdir, *HELPERS_DOC.split("/")) + ".rst"
     text = helpers_text(book_helpers(os.path.join(srcdir, "chapters")))
-    old = None
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            old = fh.read()
-    if old != text:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    _write_if_changed(path, text)
     return text
 
 

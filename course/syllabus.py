@@ -80,18 +80,7 @@ def heading(line):
 def section_numbers(notebook):
     """{section heading: its number in the book, e.g. '6.11'} of a chapter notebook
     (headings without the advanced marker)."""
-    with open(notebook, encoding="utf-8") as fh:
-        nb = json.load(fh)
-    chapter, found, k = number(os.path.basename(notebook)), {}, 0
-    for cell in nb["cells"]:
-        if cell["cell_type"] != "markdown":
-            continue
-        for line in "".join(cell["source"]).splitlines():
-            h = heading(line)
-            if h and h[0] == 2:
-                k += 1
-                found[h[1]] = f"{chapter}.{k}"
-    return found
+    return {s["title"]: s["number"] for s in outline(notebook)}
 
 
 def outline(notebook):
