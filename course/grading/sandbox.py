@@ -228,7 +228,7 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
         cmd += [_setpriv(), f"--reuid={uid}",
                 f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                 "--bounding-set=-all", "--no-new-privs"]
-    cmd += [os.path.join(sys.prefix, "bin", "python"), "-s",
+    cmd += [os.path.join(_real(sys.prefix), "bin", "python"), "-s",
             f"{INSIDE}/lib/runner.py", f"{INSIDE}/in/{job.notebook}",
             "--cell-cpu", str(limits.cell_cpu), "--cell-wall", str(limits.cell_wall)]
     return cmd
@@ -258,7 +258,7 @@ def cache_dir():
 def sandbox_env(limits):
     """The whole environment of the sandbox: nothing inherited but the BLAS choice."""
     env = {
-        "PATH": f"{sys.prefix}/bin:/usr/bin:/bin",
+        "PATH": f"{_real(sys.prefix)}/bin:/usr/bin:/bin",
         "HOME": "/tmp/home", "USER": "student", "LOGNAME": "student",
         "LANG": "C.UTF-8", "PYTHONPATH": f"{INSIDE}/lib",
         "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
@@ -309,7 +309,7 @@ def readable_by(uid, paths):
             "    ok = os.access(p, os.R_OK) and (not os.path.isdir(p) or os.access(p, os.X_OK))\n"
             "    if ok: print(p)\nimport platform\nprint(platform.python_version())\n"
             "print('--done--')")
-    python = os.path.join(sys.prefix, "bin", "python")
+    python = os.path.join(_real(sys.prefix), "bin", "python")
     done = subprocess.run([_setpriv(), f"--reuid={uid}",
                            f"--regid={uid}", "--clear-groups", python, "-S", "-c",
                            code] + list(paths), capture_output=True, text=True)
@@ -358,7 +358,7 @@ def user_command(job, limits, uid):
                 "AUKGRADE_CACHE": cache_dir()})
     cmd = [_setpriv(), f"--reuid={uid}", f"--regid={uid}",
            "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
-           os.path.join(sys.prefix, "bin", "python"), "-s", os.path.join(lib, "runner.py"),
+           os.path.join(_real(sys.prefix), "bin", "python"), "-s", os.path.join(lib, "runner.py"),
            os.path.join(job.inbox, job.notebook), "--cell-cpu", str(limits.cell_cpu),
            "--cell-wall", str(limits.cell_wall)]
     return cmd, env, work
