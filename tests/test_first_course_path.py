@@ -38,6 +38,11 @@ MATH_OPEN = re.compile(r"^[ \t]*(?:`{3,}|:{3,})\{math\}")
 REF = re.compile(r"\{(?:ref|numref|eq)\}`(?:[^`<]*<)?(?P<label>[^`<>]+?)>?`")
 LINK = re.compile(r"\]\(#(?P<label>[^)\s]+)\)")
 EXERCISE = re.compile(r"^[ \t]*(?:`{3,}|:{3,})\{exercise\}[ \t]*(?P<title>.*)$")
+# calculus beyond the book's promise: an integral sign read as an area
+# (chapter 2's AUC, eq. (9)) and a curve's slope dt/df are within it;
+# differentiating, partial derivatives and expansions are not
+CALCULUS = re.compile(r"\\partial|\\frac\{d\^2|derivative|differentiat|Taylor|quotient rule",
+                      re.IGNORECASE)
 
 
 class Place(tuple):
@@ -48,12 +53,13 @@ class Place(tuple):
 
 
 def scan(path):
-    """([(label, Place)] defined, [(label, Place)] referred to) of a notebook."""
+    """([(label, Place)] defined, [(label, Place)] referred to, [(line, Place)]
+    using calculus) of a notebook."""
     with open(path, encoding="utf-8") as fh:
         nb = json.load(fh)
     doc = os.path.splitext(os.path.basename(path))[0]
     chapter = syllabus.number(doc) if re.match(r"ch\d", doc) else doc
-    defined, referred, pending = [], [], []
+    defined, referred, pending, calculus = [], [], [], []
     k, section, sec_adv, sub_adv, ex_adv = 0, f"{chapter}.0", False, False, False
     for cell in nb["cells"]:
         place = Place((doc, section, sec_adv or sub_adv or ex_adv))
@@ -86,13 +92,15 @@ def scan(path):
                 defined += [(m.group("label"), place) for m in rx.finditer(line)]
             for rx in (REF, LINK):
                 referred += [(m.group("label").strip(), place) for m in rx.finditer(line)]
-    return defined, referred
+            if CALCULUS.search(line):
+                calculus.append((line.strip(), place))
+    return defined, referred, calculus
 
 
 def book():
     definitions, references = defaultdict(list), []
     for path in CHAPTERS:
-        defined, referred = scan(path)
+        defined, referred, _ = scan(path)
         for label, place in defined:
             definitions[label].append(place)
         references += referred
@@ -144,7 +152,9 @@ def test_the_scan_finds_what_the_chapters_hold():
     # guards the tests above against patterns that find nothing
     assert len(DEFINITIONS) >= 100 and len(REFERENCES) >= 100
     assert any(p.advanced for defs in DEFINITIONS.values() for p in defs)
-    assert ("eq-19", Place(("ch05_threshold", "5.2", False))) in REFERENCES
+    assert ("eq-20", Place(("ch05_threshold", "5.2", False))) in REFERENCES
+    # ... and from the advanced subsection at the end of the same section
+    assert ("eq-19", Place(("ch05_threshold", "5.2", True))) in REFERENCES
     assert DEFINITIONS["ch4-chord"] == [Place(("ch04_auk", "4.8", True))]
     # an exercise marked advanced, with its solution
     assert DEFINITIONS["ch12-ex-folds"][0].advanced
@@ -164,7 +174,7 @@ def test_the_check_catches_a_reference_into_an_advanced_section(tmp_path):
             ":::{exercise} Easy\n", ":label: ex-w\n", "Recall [](#sec-y).\n", ":::\n"]}]}
     path = tmp_path / "ch99_test.ipynb"
     path.write_text(json.dumps(nb), encoding="utf-8")
-    defined, referred = scan(str(path))
+    defined, referred, _ = scan(str(path))
     definitions = defaultdict(list)
     for label, place in defined:
         definitions[label].append(place)
@@ -184,11 +194,23 @@ def test_the_first_course_reads_each_chapter_after_what_it_needs():
 
 
 def test_the_first_course_needs_no_more_than_the_promise():
-    """Basic probability and some Python; the calculus of chapters 4 and 5 (an
-    integral, a derivative) is what 'calculus helps in the derivations' covers."""
-    allowed = {None, "basic probability", "some algebra", "integrals", "derivatives"}
+    """Basic probability and some Python (with the algebra of fractions): the
+    derivations that need calculus (the maximum AUK's integral in chapter 4, the
+    quotient rule behind eq. (26) in chapter 5) sit in subsections marked
+    advanced, so no first-course chapter asks for integrals or derivatives."""
+    allowed = {None, "basic probability", "some algebra"}
     for doc in FIRST:
         assert PLAN["chapters"][doc].get("background") in allowed, doc
+
+
+def test_the_first_course_differentiates_nothing():
+    """What the first course reads of its chapters uses no derivatives,
+    partial derivatives or series: those derivations are advanced (the
+    landing page promises basic probability and some Python)."""
+    problems = [f"{place.doc} §{place.section}: {line}"
+                for path in CHAPTERS for line, place in scan(path)[2]
+                if place.doc in FIRST and not place.advanced]
+    assert not problems, "\n".join(problems)
 
 
 def test_every_path_reads_chapters_the_book_has():
