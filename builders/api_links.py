@@ -302,7 +302,11 @@ def _on_doctree_resolved(app, doctree, docname):
         name, attr = m.group("name"), m.group("attr") or ""
         if name == DASK and attr[1:] in dask:  # auklib.dask.<name>
             name, attr = f"{DASK}{attr}", ""
-        elif name not in names and name in dask:  # a name only auklib.dask has
+        elif name not in names and name in dask and not attr:
+            # a name only auklib.dask has; written bare, a name scikit-learn's
+            # metrics share (roc_auc_score) means scikit-learn's
+            if name in _sklearn_metric_names():
+                continue
             name = f"{DASK}.{name}"
         elif name not in names:
             continue
@@ -317,6 +321,15 @@ def _on_doctree_resolved(app, doctree, docname):
         literal.replace_self(ref)
         ref.append(literal)
         linked.add(name)
+
+
+def _sklearn_metric_names():
+    """Public names of sklearn.metrics (empty without scikit-learn)."""
+    try:
+        import sklearn.metrics
+    except ImportError:
+        return set()
+    return set(getattr(sklearn.metrics, "__all__", dir(sklearn.metrics)))
 
 
 def _ancestors(node):

@@ -82,7 +82,8 @@ def built(tmp_path_factory):
         "# A chapter\n\nCall `auk_score` here, `auk_score(y, s)` again, and "
         "`KappaCurveDisplay.from_predictions`; `numpy.sort` stays code. On a "
         "cluster: `auklib.dask.auk_score`, then `auklib.dask.auk_score(y, s)` and "
-        "`auk_score_bounds(y, s, n_bins=10)`.\n\n"
+        "`auk_score_bounds(y, s, n_bins=10)`. scikit-learn's `roc_auc_score` is "
+        "not ours; `auklib.dask.roc_auc_score` is.\n\n"
         "```python\nauk_score(y, s)\n```\n", encoding="utf-8")
     (src / "index.md").write_text(
         "# Root\n\n```{toctree}\n:glob:\nchapters/page\nchapters/api/index\n"
@@ -149,6 +150,12 @@ def test_first_inline_mention_links_to_the_api_page(built):
     assert text.count(link) == 1
     assert 'href="api/generated/dask.auk_score_bounds.html#auklib.dask.auk_score_bounds"' \
         in text
+    # a bare name scikit-learn's metrics also have is scikit-learn's: only the
+    # qualified mention links, once
+    link = 'href="api/generated/dask.roc_auc_score.html#auklib.dask.roc_auc_score"'
+    assert text.count(link) == 1
+    bare = text.index("<span class=\"pre\">roc_auc_score</span>")
+    assert "generated/dask.roc_auc_score" not in text[bare - 300:bare]
 
 
 def test_the_summary_table_shows_each_docstrings_whole_summary_line(monkeypatch):
