@@ -550,7 +550,8 @@ def kappa_confidence_interval(
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
     method : {"wald", "fisher-z"}, default="wald"
-        The interval built on the standard error, see above.
+        The interval built on the standard error, see above; "fisher-z"
+        covers better (Notes).
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
 
@@ -588,6 +589,12 @@ def kappa_confidence_interval(
     expected positive cases) only 0.899 and 0.918 for the first classifier
     and 0.887 and 0.902 for the second.  In those two designs at least
     99.6% of the tables draw the warning.
+
+    In every one of these designs the Fisher-z interval covers at least as
+    often as the Wald interval and closer to 0.95 (with 400 or more cases
+    they differ by at most 0.006), so ``method="fisher-z"`` is the one to
+    report.  The default stays ``"wald"``, the interval R's ``vcd::Kappa``
+    prints (``confint``), so that results agree with it out of the box.
 
     References
     ----------

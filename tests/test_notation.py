@@ -10,7 +10,13 @@ one meaning.
   chapters that use it ({doc} links in its rows), no other chapter writes it.
   That is what keeps q the probability forecast of chapter 13 and not an
   alarm rate, r the bias ratio of chapter 10 and not a number of folds, c the
-  number of classes and not a threshold or a cost.
+  number of classes and not a threshold or a cost. The mathematics read
+  includes inline formulas broken over two lines, and a letter or Greek
+  symbol that heads a column of a table a chapter prints (a DataFrame's
+  index name) counts as written there;
+* an indexed local symbol (a_k, b_k, v_k, v_pm, p_ij, R_j) is on the page;
+* a count of data sets is written b and a count of folds or splits n_delta,
+  unless the text says it quotes another source's letter ("the book's b").
 """
 
 import glob
@@ -23,17 +29,35 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.path.join(ROOT, "chapters", "notation.md")
-CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "ch*.ipynb")))
-MATH = re.compile(r"\$\$(.+?)\$\$|\$([^$\n]+?)\$", re.S)
-DOC = re.compile(r"\{doc\}`(?:[^`<]*<)?(ch\d\d_\w+)>?`")
+CHAPTERS = sorted(glob.glob(os.path.join(ROOT, "chapters", "*.ipynb")))
+# inline mathematics may be broken over one line end, never over a blank line
+MATH = re.compile(r"\$\$(.+?)\$\$|\$((?:[^$\n]|\n(?!\s*\n))+?)\$", re.S)
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.S | re.M)
+DOC = re.compile(r"\{doc\}`(?:[^`<]*<)?(ch\d\d_\w+|sources|validation|intro)>?`")
 # symbols written with more than one letter, taken out before single letters
 # are looked for: costs c_FP, c_FN; the studentised range q_alpha; names in roman
 COMPOUND = [r"c_\{FP\}", r"c_\{FN\}", r"q_\\alpha", r"n_\\delta", r"\\hat\\pi",
             r"\\(?:mathrm|text|operatorname|mathbb|mathcal)\{[^{}]*\}"]
 # the symbols whose use in the chapters is checked against the page
 CHECKED = ["q", "r", "c", "J", "N", "P", "p", "n", "t", "f", "d", "D", "h", "k", "b",
+           "a", "m", "v", "K", "S", "R",
            r"\theta", r"\lambda", r"\tau", r"\omega", r"\gamma", r"\eta",
+           r"\xi", r"\rho",
            r"\hat\pi", r"n_\delta", r"q_\alpha"]
+# local symbols written with an index, each found under the name the page gives it
+INDEXED = [(r"(?<![\\A-Za-z])a_k", r"a_k"), (r"(?<![\\A-Za-z])b_k", r"b_k"),
+           (r"(?<![\\A-Za-z])(?:v_\\pm|v_\{?[+-]\}?)", r"v_\pm"),
+           (r"p_\{(?:[ij]{2}|[ij]\s*\\cdot|\\cdot\s*[ij])\}", r"p_{ij}"),
+           (r"(?<!\\bar)(?<!\\bar )(?<![A-Za-z])R_[jl]\b", r"R_j"), (r"\\bar\s*R_[jl]\b", r"\bar R_j")]
+# Greek letters as a printed table writes them
+GREEK = {"θ": r"\theta", "λ": r"\lambda", "τ": r"\tau", "ω": r"\omega", "γ": r"\gamma",
+         "η": r"\eta", "ξ": r"\xi", "ρ": r"\rho"}
+HEADER = re.compile(r"<th[^>]*>\s*([^<\s])\s*</th>")    # read inside <thead> only
+THEAD = re.compile(r"<thead>(.*?)</thead>", re.S)
+# a count of these is written with the page's letter
+COUNT_LETTER = {"data sets": "b", "folds": r"n_\delta", "splits": r"n_\delta"}
+COUNT = re.compile(r"\$([^$]+)\$\s+(?:random\s+|train/test\s+)?(data sets|folds|splits)\b"
+                   r"([^()]{0,40}\))?")
 # rows that restate a symbol by another formula, not a second meaning
 RESTATED = {r"\hat p": ["eq. (17): the share predicted positive in ROC terms"],
             "t": ["t = g(f): the ROC curve, the true positive rate as a function of f",
@@ -98,6 +122,11 @@ def symbols_in(body):
                            (r"\\hat\\pi", r"\hat\pi")):
         if re.search(compound, body):
             found.add(name)
+    for rx, name in INDEXED:
+        if re.search(rx, body):
+            found.add(name)
+            body = re.sub(rx, " ", body)
+    body = re.sub(r"S_[+-]|S_\{[+-]\}|R_\+|R_\{\+\}", " ", body)   # main-table symbols
     for rx in COMPOUND:
         body = re.sub(rx, " ", body)
     for symbol in CHECKED:
@@ -109,14 +138,44 @@ def symbols_in(body):
     return found
 
 
+def markdown_math(text):
+    """The pieces of mathematics in Markdown ``text`` (code left out)."""
+    return [m.group(1) or m.group(2) for m in MATH.finditer(CODE.sub(" ", text))]
+
+
+def header_symbols(cell):
+    """The CHECKED symbols that head a column (or index) of a printed table."""
+    found = set()
+    for out in cell.get("outputs", []):
+        html = "".join(out.get("data", {}).get("text/html", ""))
+        for head in HEADER.findall(" ".join(THEAD.findall(html))):
+            symbol = GREEK.get(head, head)
+            if symbol in CHECKED:
+                found.add(symbol)
+    return found
+
+
 def chapter_symbols(path):
     nb = json.load(open(path, encoding="utf-8"))
     found = set()
     for cell in nb["cells"]:
         if cell["cell_type"] == "markdown":
-            for m in MATH.finditer("".join(cell["source"])):
-                found |= symbols_in(m.group(1) or m.group(2))
+            for body in markdown_math("".join(cell["source"])):
+                found |= symbols_in(body)
+        else:
+            found |= header_symbols(cell)
     return found
+
+
+def miscounted(text):
+    """'$N$ data sets' and the like: counts written with another letter than the
+    page's, unless a parenthesis says it quotes a source ("the book's b")."""
+    wrong = []
+    for m in COUNT.finditer(CODE.sub(" ", text)):
+        symbol = m.group(1).split("=")[0].strip()
+        if symbol != COUNT_LETTER[m.group(2)] and "the book's" not in (m.group(3) or ""):
+            wrong.append(m.group(0))
+    return wrong
 
 
 USES = {os.path.splitext(os.path.basename(p))[0]: chapter_symbols(p) for p in CHAPTERS}
@@ -179,6 +238,14 @@ def test_a_symbol_tied_to_chapters_appears_only_there(doc):
                        f"a meaning in other chapters only: {wrong}")
 
 
+@pytest.mark.parametrize("doc", sorted(USES))
+def test_counts_of_data_sets_and_folds_use_the_pages_letters(doc):
+    nb = json.load(open(os.path.join(ROOT, "chapters", doc + ".ipynb"), encoding="utf-8"))
+    wrong = [w for cell in nb["cells"] if cell["cell_type"] == "markdown"
+             for w in miscounted("".join(cell["source"]))]
+    assert not wrong, f"{doc} counts data sets or folds with another letter: {wrong}"
+
+
 def test_the_scan_reads_the_chapters_and_the_page():
     # guards the tests above: what they look for is found
     assert {"q", "r", "c"} <= set(main_table())
@@ -187,6 +254,25 @@ def test_the_scan_reads_the_chapters_and_the_page():
     assert "q" in USES["ch13_calibration"] and "r" in USES["ch10_peers"]
     assert symbols_in(r"q_\alpha \sqrt{k(k+1)/(6b)}") == {r"q_\alpha", "k", "b"}
     assert symbols_in(r"c_{FP} + \theta") == {r"\theta"}
-    assert symbols_in(r"\mathrm{prec}_1 = \rho q") == {"q"}
+    assert symbols_in(r"\mathrm{prec}_1 = \rho q") == {r"\rho", "q"}
     # a chapter writing q for an alarm rate would be caught
     assert "ch01_accuracy_kappa" not in allowed_chapters("q")
+    # the slips the checks were extended for: r for the number of folds in a
+    # formula broken over two lines, q heading a printed table, indexed local
+    # symbols, N for a number of data sets
+    assert "r" in {s for b in markdown_math("then $x = r\\sigma^2\n- r$ holds")
+                   for s in symbols_in(b)}
+    assert markdown_math("a `$x$` and $y$\n\n$z$") == ["y", "z"]
+    assert header_symbols({"outputs": [{"data": {"text/html": (
+        "<thead><th>N</th><th>q</th></thead><tbody><th>R</th></tbody>")}}]}) == {"N", "q"}
+    assert header_symbols({"outputs": [{"data": {"text/html": "<thead><th>ω</th></thead>"}}]}) \
+        == {r"\omega"}
+    assert "a_k" not in symbols_in(r"\sum_k (\delta_k - \bar\delta)")
+    assert symbols_in(r"\sum_k S(F_{k-1}, T_{k-1}, b_k, a_k)") >= {"S", "a_k", "b_k", "k"}
+    assert symbols_in(r"v_\pm = 1") == {r"v_\pm"} and symbols_in(r"S_+ > S_-") == set()
+    assert symbols_in(r"p_{ij}\,(p_{\cdot i} + p_{j\cdot})") == {r"p_{ij}"}
+    assert symbols_in(r"\sum_j \bar R_j^2") == {r"\bar R_j"}
+    assert symbols_in(r"\sum_j R_j") == {"R_j"}
+    assert miscounted("$\\sqrt{k(N+1)/6}$ for $N$ data sets") == ["$N$ data sets"]
+    assert miscounted("for $K$ folds, and $b = 3$ data sets") == ["$K$ folds"]
+    assert miscounted("($n$ data sets, the book's $b$)") == []
