@@ -34,7 +34,7 @@ help:
 	@echo "make book        build the HTML book into _build/html"
 	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
 	@echo "make test-course grade a class for every chapter (correct, blank and hostile submissions, each"
-	@echo "                 in its own sandbox); make test grades chapters 1, 7 and 12 only"
+	@echo "                 in its own sandbox); make test grades chapter 1 only"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
 	@echo "make check-html  open the built pages in headless Chromium, offline: console errors, weight, math, plots,"
 	@echo "                 search, accessibility (axe-core WCAG 2.1 AA audit, explorers by keyboard, 390 px wide)"
@@ -122,7 +122,7 @@ test-lib test-notebooks: export OMP_NUM_THREADS := 1
 
 # The grading tests of every chapter (tests/test_grading_a_class.py grades a
 # class per chapter: correct, blank and hostile submissions, each notebook in
-# a sandbox); make test runs them on chapters 1, 7 and 12 only.  As root, the
+# a sandbox); make test runs them on chapter 1 only.  As root, the
 # sandbox's bubblewrap is installed on first use (course/grading/sandbox.py).
 test-course: export OPENBLAS_NUM_THREADS := 1
 test-course: export OMP_NUM_THREADS := 1
