@@ -339,11 +339,11 @@ def _logit_limits(est, se, q, lo, hi):
 
 
 # ------------------------------------------------------------ the score interval
-# The power-law ROC family t = f^lam (Hanley & McNeil's and Newcombe's
-# exponential model: negative scores Exp(1), positive scores Exp(lam)), on a
-# grid of lam wide enough that the AUK runs from within 1e-5 of its lower
+# The power-law ROC family t = f^zeta (Hanley & McNeil's and Newcombe's
+# exponential model: negative scores Exp(1), positive scores Exp(zeta)), on a
+# grid of zeta wide enough that the AUK runs from within 1e-5 of its lower
 # bound to within 1e-5 of its upper one at every p.
-_LOG_LAMBDA = np.linspace(-12.0, 12.0, 241)
+_LOG_ZETA = np.linspace(-12.0, 12.0, 241)
 _QUANTILES = 1000  # quantiles of each class per member of the family
 # the score interval's scale Vhat / V(AUK) is never taken below this, so that
 # a (nearly) perfect ranking, whose Vhat is (nearly) 0, keeps a width.  Chosen
@@ -357,9 +357,9 @@ _MIN_VARIANCE_RATIO = 0.5
 def _power_family(p):
     """AUK and influence variances of the power-law ROC family at share p.
 
-    For the ROC curve ``t(f) = f^lam`` a negative's false positive rate
+    For the ROC curve ``t(f) = f^zeta`` a negative's false positive rate
     ``U = F(Y)`` is uniform and a positive's ``V = F(X)`` has distribution
-    function ``v^lam``.  The influences of the module docstring become, with
+    function ``v^zeta``.  The influences of the module docstring become, with
     ``kappa_t`` and ``kappa_f`` kappa's partial derivatives along the curve,
 
         IF+(v) = int_v^1 kappa_t df - int_0^1 kappa_t t df
@@ -374,15 +374,15 @@ def _power_family(p):
     -------
     theta, log_var_pos, log_var_neg : ndarray
         Increasing AUKs of the family and the logarithms of the two
-        influence variances, one per grid value of lam.
+        influence variances, one per grid value of zeta.
     """
-    lam = np.exp(_LOG_LAMBDA)[:, None]
+    zeta = np.exp(_LOG_ZETA)[:, None]
     q = np.linspace(0.0, 1.0, _QUANTILES + 1)[None, :]
     with np.errstate(under="ignore"):
-        v = q ** (1.0 / lam)  # quantiles of the positives' F(X)
+        v = q ** (1.0 / zeta)  # quantiles of the positives' F(X)
         x = np.sort(np.concatenate((np.broadcast_to(q, v.shape), v), axis=1), axis=1)
         b = np.diff(x, axis=1)  # share of negatives per cell, ordered by f
-        a = np.diff(x**lam, axis=1)  # share of positives per cell
+        a = np.diff(x**zeta, axis=1)  # share of positives per cell
     n = 1.0 - p
     t_mid = np.cumsum(a, axis=1) - a / 2
     f_mid = np.cumsum(b, axis=1) - b / 2
@@ -469,7 +469,7 @@ def score_interval(y_true, y_score, confidence_level, pos_label, sample_weight):
     that has a width.
 
     ``V(t)`` is the influence-function variance ``Var(IF+)/N+ +
-    Var(IF-)/N-`` of the AUK when the ROC curve is ``t = f^lam`` (the
+    Var(IF-)/N-`` of the AUK when the ROC curve is ``t = f^zeta`` (the
     exponential model of Hanley & McNeil and Newcombe's Method 5, one
     member per AUK at the test set's p; :func:`_power_family`); ``Vhat`` is
     the test set's own influence-function variance (ties included), and
