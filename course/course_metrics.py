@@ -65,7 +65,7 @@ KIND = {
     "ch3-ex-corner": ("derivation",),
     "ch3-ex-target": ("computation",),
     "ch3-ex-straight": ("computation", "interpretation"),
-    "ch4-ex-crisp": ("derivation", "computation", "interpretation"),
+    "ch4-ex-crisp": ("computation", "interpretation"),
     "ch4-ex-skew": ("computation", "interpretation"),
     "ch4-ex-shape": ("computation", "interpretation"),
     "ch4-ex-deploy": ("computation", "interpretation"),

@@ -84,8 +84,9 @@ PHRASES = {
     "ch3-ex-straight": ["peak at $f = <<f>>$, the vertex (<<book;>>self-check)"],
     "ch4-ex-crisp": [
         "trapezoid <<trap>>, exact <<exact>> (<<book;>>self-check)",
-        "(19) at $p = <<p>>$ integrated along $t = <<slope>>f$ on $[0, <<f1>>]$ and "
-        "along the second segment on $[<<f1>>, 1]$<<book>>",
+        "kappa at $p = <<p>>$ on a fine grid along $t = <<slope>>f$ on $[0, <<f1>>]$ "
+        "and along the second segment on $[<<f1>>, 1]$, added up in thin strips, "
+        "agrees with the exact value<<book>>",
     ],
     "ch4-ex-skew": ["AUC − 1/2 about <<half>>, AUK about <<auk>> (<<book;>>self-check)"],
     "ch4-ex-shape": [
