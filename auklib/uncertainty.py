@@ -392,22 +392,22 @@ def auk_confidence_interval(
 
     ``method="score"`` (the default) is a score-type interval, the AUK's
     counterpart of :func:`auc_confidence_interval`'s default.  The AUK's
-    variance is evaluated at each candidate value t instead of at the
-    estimate, and the interval keeps every t that the estimate does not
+    variance is evaluated at each candidate value theta instead of at the
+    estimate, and the interval keeps every theta that the estimate does not
     reject::
 
-        (AUK - t)^2 <= q^2 c V(t),   c = max(Vhat / V(AUK), 1/2),
+        (AUK - theta)^2 <= tau^2 xi V(theta),   xi = max(Vhat / V(AUK), 1/2),
 
-    where ``V(t)`` is the delta-method (influence-function) variance
+    where ``V(theta)`` is the delta-method (influence-function) variance
     ``Var(IF+)/N+ + Var(IF-)/N-`` of the AUK under the exponential model
-    of Hanley & McNeil (the power-law ROC curve ``t = f^lambda``, the model
-    of Newcombe's AUC interval) with population AUK t at the test set's p,
-    ``Vhat`` the test set's own influence-function variance (ties
-    included), and ``q`` Student's t quantile on the Welch-Satterthwaite
+    of Hanley & McNeil (the power-law ROC curve ``t = f^zeta``, the model
+    of Newcombe's AUC interval) with population AUK theta at the test set's
+    p, ``Vhat`` the test set's own influence-function variance (ties
+    included), and ``tau`` Student's t quantile on the Welch-Satterthwaite
     degrees of freedom of Vhat (normal when Vhat is 0).  The model gives
     the shape of the variance along the AUK's range, the data its level,
     floored at half the model's so that a test set ranked (nearly)
-    perfectly keeps a width.  ``V(t)`` vanishes
+    perfectly keeps a width.  ``V(theta)`` vanishes
     only at the ends of the AUK's range ``auk_bounds(p)``, so the interval
     lies inside that range and always has a width: a perfectly ranked test
     set gets ``[low, AUK_max]`` with ``low < AUK_max``.  It costs one sort
@@ -582,7 +582,7 @@ def auk_compare(
     AUK(a) - AUK(b) is the difference of its influences on the two AUKs
     (ties included), so the variance of the difference is
     ``Var(IF+_a - IF+_b)/N+ + Var(IF-_a - IF-_b)/N-``; the interval is
-    ``difference +- q SE`` with Student's t quantile on Welch-Satterthwaite
+    ``difference +- tau SE`` with Student's t quantile ``tau`` on Welch-Satterthwaite
     degrees of freedom, and the P-value is two-sided from the same t
     statistic, so ``p_value < 1 - confidence_level`` exactly when the
     interval excludes 0.  ``n_resamples`` is then unused.
@@ -782,16 +782,16 @@ def auc_confidence_interval(
     is near 1, and 0 when the AUC is exactly 1, so an interval of the form
     estimate +- z SE is too short where skewed, well-separated problems
     live.  A *score-type* interval (Newcombe 2006) instead evaluates the
-    variance at each candidate value ``t`` of the AUC and keeps every ``t``
-    with ``(AUC - t)^2 <= z^2 V(t)``.
+    variance at each candidate value ``theta`` of the AUC and keeps every
+    ``theta`` with ``(AUC - theta)^2 <= z^2 V(theta)``.
 
     ``method="score"`` (the default) uses Newcombe's closed-form variance
-    ``V_N(t)`` (Hanley & McNeil's formula under an exponential model, with
+    ``V_N(theta)`` (Hanley & McNeil's formula under an exponential model, with
     the two class sizes replaced by their mean; his "Method 5"), scaled up
     by ``c = max(1, Var_DeLong / V_N(AUC))`` when the data vary more than
     that model says (``c = 1`` when DeLong's estimate is 0)::
 
-        (AUC - t)^2 <= z^2 c V_N(t).
+        (AUC - theta)^2 <= z^2 c V_N(theta).
 
     ``method="newcombe"`` is Newcombe's Method 5 itself (``c = 1``), and
     ``method="delong-logit"`` is the interval of earlier versions,
