@@ -134,8 +134,9 @@ PHRASES = {
         "the percentile levels <<plain>> unchanged<<book>>",
     ],
     "ch10-ex-report": [
-        "$\\rho \\approx <<rho>>$, $q \\approx <<q>>$ (<<book;>>self-check), and the "
-        "other root ($\\rho \\approx <<rho_other>>$, $q \\approx <<q_other>>$) noted",
+        "$\\rho \\approx <<rho>>$, $\\mathrm{prec}_1 \\approx <<q>>$ (<<book;>>self-check), "
+        "and the other root ($\\rho \\approx <<rho_other>>$, $\\mathrm{prec}_1 \\approx "
+        "<<q_other>>$) noted",
     ],
     "ch12-ex-placements": [
         "the tie of <<tie>> counted one half; AUCs <<auc_a>> and <<auc_b>><<book>>",
