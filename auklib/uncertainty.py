@@ -410,8 +410,9 @@ def auk_confidence_interval(
     perfectly keeps a width.  ``V(theta)`` vanishes
     only at the ends of the AUK's range ``auk_bounds(p)``, so the interval
     lies inside that range and always has a width: a perfectly ranked test
-    set gets ``[low, AUK_max]`` with ``low < AUK_max``.  It costs one sort
-    of the scores and no resampling.
+    set gets ``[low, AUK_max]`` with ``low < AUK_max``.  Where the analytic
+    interval (``method="analytic"``) has a width, the interval is widened to
+    contain it.  It costs one sort of the scores and no resampling.
 
     Measured coverage of the 95% interval (the book's
     ``chapters/data/sim_auk_score.py``, chapter 9; at least 2,000 test sets
