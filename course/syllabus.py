@@ -8,7 +8,8 @@ the sample schedules are written down.  This script checks every schedule
 against the map (no chapter before what it needs) and against the weekly
 load (words and exercises from chapters/data/course_metrics.json), and
 renders both for the instructor's course page, chapters/course.md: the
-prerequisites column of its table of chapters, and each schedule between
+rows of its table of chapters (the measured cells from course_metrics.json
+and the prerequisites column), and each schedule between
 the markers ``<!-- syllabus: NAME -->`` and ``<!-- /syllabus -->``.
 tests/test_syllabus.py fails when the page and the plan disagree.
 """
@@ -23,6 +24,7 @@ import sys
 import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "course"))  # course_metrics, its neighbour
 PLAN = os.path.join(ROOT, "course", "syllabus.yml")
 METRICS = os.path.join(ROOT, "chapters", "data", "course_metrics.json")
 COURSE_PAGE = os.path.join(ROOT, "chapters", "course.md")
@@ -282,11 +284,12 @@ def block(plan, name, measured):
 
 def render_page(text, plan, measured, numbers):
     """chapters/course.md with the plan's prerequisites and schedules written in."""
+    from course_metrics import table_cells
+
     def row(m):
-        cell = prerequisites_cell(plan, m.group("doc"), numbers[m.group("doc")])
-        start, end = m.span("prereq")
-        line = m.group(0)
-        return line[:start - m.start()] + cell + line[end - m.start():]
+        doc = m.group("doc")
+        cells = (*table_cells(measured[doc]), prerequisites_cell(plan, doc, numbers[doc]))
+        return f"| {{doc}}`{doc}` | " + " | ".join(cells) + " |"
 
     text = ROW.sub(row, text)
     return BLOCK.sub(lambda m: m.group(1) + block(plan, m.group("name"), measured)
@@ -303,7 +306,8 @@ def all_section_numbers():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true",
-                        help="write the prerequisites and schedules into chapters/course.md")
+                        help="write the table of chapters, the prerequisites and the "
+                        "schedules into chapters/course.md")
     args = parser.parse_args(argv)
     plan, measured = load(), metrics()
     problems = []

@@ -212,3 +212,20 @@ def test_page_shell_reports_the_failing_cell_in_an_empty_namespace():
     assert run_cells(["import os; os._exit(3)"], ROOT)[1:] == (
         "ChildProcessError", "the shell's process ended with exit code 3")
     assert run_cells(["import time; time.sleep(5)"], ROOT, timeout=0.5)[1] == "TimeoutError"
+
+
+# -- line length -----------------------------------------------------------------
+# The code a reader sees keeps its lines within 88 characters (black's default),
+# so that no reader scrolls a code block sideways: the "long lines" count of the
+# page check reading_surface.py, read from the notebooks.  Folded (hide-input,
+# hide-cell) cells are shown and count; visible_cells leaves out the rest.
+LIMIT = 88
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=os.path.basename)
+def test_visible_code_lines_fit_88_characters(path):
+    found = [line for source, _ in visible_cells(path) for line in source.splitlines()
+             if len(line) > LIMIT]
+    listing = "\n".join(f"({len(line)} chars) {line}" for line in found)
+    assert not found, (f"{os.path.relpath(path, ROOT)}: visible code lines longer "
+                       f"than {LIMIT} characters:\n{listing}")

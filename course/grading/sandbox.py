@@ -108,6 +108,12 @@ def _real(path):
     return os.path.realpath(path)
 
 
+# the student environment as the sandbox binds it: by its real path (a venv
+# reached through a symlink is bound where the link points)
+ENV_BIN = _real(os.path.join(sys.prefix, "bin"))
+PYTHON = os.path.join(ENV_BIN, "python")
+
+
 def _editable_sources(site_packages):
     """Folders of packages installed in editable mode (setuptools' finder MAPPING)."""
     import ast
@@ -228,7 +234,7 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
         cmd += [_setpriv(), f"--reuid={uid}",
                 f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                 "--bounding-set=-all", "--no-new-privs"]
-    cmd += [os.path.join(_real(sys.prefix), "bin", "python"), "-s",
+    cmd += [PYTHON, "-s",
             f"{INSIDE}/lib/runner.py", f"{INSIDE}/in/{job.notebook}",
             "--cell-cpu", str(limits.cell_cpu), "--cell-wall", str(limits.cell_wall)]
     return cmd
@@ -258,7 +264,7 @@ def cache_dir():
 def sandbox_env(limits):
     """The whole environment of the sandbox: nothing inherited but the BLAS choice."""
     env = {
-        "PATH": f"{_real(sys.prefix)}/bin:/usr/bin:/bin",
+        "PATH": f"{ENV_BIN}:/usr/bin:/bin",
         "HOME": "/tmp/home", "USER": "student", "LOGNAME": "student",
         "LANG": "C.UTF-8", "PYTHONPATH": f"{INSIDE}/lib",
         "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
@@ -309,16 +315,15 @@ def readable_by(uid, paths):
             "    ok = os.access(p, os.R_OK) and (not os.path.isdir(p) or os.access(p, os.X_OK))\n"
             "    if ok: print(p)\nimport platform\nprint(platform.python_version())\n"
             "print('--done--')")
-    python = os.path.join(_real(sys.prefix), "bin", "python")
     done = subprocess.run([_setpriv(), f"--reuid={uid}",
-                           f"--regid={uid}", "--clear-groups", python, "-S", "-c",
+                           f"--regid={uid}", "--clear-groups", PYTHON, "-S", "-c",
                            code] + list(paths), capture_output=True, text=True)
     import platform
     lines = done.stdout.splitlines()
     if len(lines) < 2 or lines[-1] != "--done--" or lines[-2] != platform.python_version():
         raise SandboxUnavailable(
             f"the fallback sandbox runs notebooks as user id {uid}, which cannot run the "
-            f"environment's Python ({_real(python)}, {platform.python_version()}"
+            f"environment's Python ({_real(PYTHON)}, {platform.python_version()}"
             + (f"; it ran Python {lines[-2]} instead" if len(lines) >= 2 else "")
             + f"{done.stderr.strip()[-200:]}); install Python and the venv where other "
             "users can read and run them")
@@ -358,7 +363,7 @@ def user_command(job, limits, uid):
                 "AUKGRADE_CACHE": cache_dir()})
     cmd = [_setpriv(), f"--reuid={uid}", f"--regid={uid}",
            "--clear-groups", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs",
-           os.path.join(_real(sys.prefix), "bin", "python"), "-s", os.path.join(lib, "runner.py"),
+           PYTHON, "-s", os.path.join(lib, "runner.py"),
            os.path.join(job.inbox, job.notebook), "--cell-cpu", str(limits.cell_cpu),
            "--cell-wall", str(limits.cell_wall)]
     return cmd, env, work
