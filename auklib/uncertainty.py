@@ -391,7 +391,9 @@ def auk_confidence_interval(
     at the test set's p.
 
     ``method="score"`` (the default) is a score-type interval, the AUK's
-    counterpart of :func:`auc_confidence_interval`'s default.  The AUK's
+    counterpart of :func:`auc_confidence_interval`'s default.  It and the
+    analytic interval are auklib's own constructions, not published
+    methods; the simulations quoted below are their validation.  The AUK's
     variance is evaluated at each candidate value theta instead of at the
     estimate, and the interval keeps every theta that the estimate does not
     reject::
