@@ -99,14 +99,28 @@ def test_table_lists_every_public_name_and_no_other():
     assert not missing, f"auklib/README.md's table lacks auklib.dask's {missing}"
 
 
-def test_links_point_into_the_configured_repository():
+def published_book():
+    """The published book's address, _config.yml's html: baseurl."""
+    with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
+        return yaml.safe_load(fh)["html"]["baseurl"].rstrip("/")
+
+
+def test_links_point_into_the_configured_repository_or_the_published_book():
     url, branch = repository()
+    book = published_book()
     project = pyproject()["project"]
     links = re.findall(r"https?://[^\s<>()\"'`]+", readme_text())
     links += list(project["urls"].values())
     assert any(link.rstrip("/") == url for link in links)
     for link in links:
         link = link.rstrip("/.,")
+        if link == book or link.startswith(book + "/"):
+            # a page of the book: its source is a chapter notebook or page
+            page = link[len(book):].strip("/")
+            if page:
+                stem = os.path.join(ROOT, *page.removesuffix(".html").split("/"))
+                assert any(os.path.isfile(stem + ext) for ext in (".md", ".ipynb", ".rst")), link
+            continue
         assert link == url or link.startswith(url + "/"), link
         rest = link[len(url):].lstrip("/")
         kind, _, path = rest.partition("/")
@@ -119,9 +133,22 @@ def test_links_point_into_the_configured_repository():
             assert rest in ("", "issues"), link
 
 
+def test_published_book_is_the_repositorys_github_pages_and_hosts_the_api_reference():
+    url, _branch = repository()
+    owner, name = url.removeprefix("https://github.com/").split("/")
+    assert published_book() == f"https://{owner.lower()}.github.io/{name}"
+    docs = pyproject()["project"]["urls"]["Documentation"]
+    assert docs == published_book() + "/chapters/api/index.html"
+    assert f"pip install auklib " in readme_text()
+
+
 def test_install_lines_name_the_declared_extras_and_python():
     text = readme_text()
     project = pyproject()["project"]
+    named = set()
+    for extras in re.findall(r'"(?:auklib|\.)\[([\w,]+)\]"', text):
+        named.update(extras.split(","))
+    assert named == set(project["optional-dependencies"])
     named = set()
     for extras in re.findall(r'"(?:auklib|\.)\[([\w,]+)\]', text):
         named.update(extras.split(","))
