@@ -181,6 +181,7 @@ class Match:
     owner: str = None          # whose upload it is (the uploader), credited or not
     claims: str = None         # another student a name inside the upload claims
     order: int = 0             # the LMS's own file id (Canvas), higher: newer
+    canvas_id: str = None      # the Canvas user id of a Canvas upload
 
 
 def read_students(path):
@@ -252,6 +253,7 @@ class _Upload:
     timestamp: str = None
     order: int = 0
     copy: int = 0
+    canvas_id: str = None
 
 
 def _lms_name(name, roster):
@@ -275,7 +277,7 @@ def _lms_name(name, roster):
         sid, by = _who(roster, m.group("lms"), m.group("login"))
         return _Upload(sid, f"Canvas ({m.group('login')}, user {m.group('lms')}{by})",
                        rest=m.group("rest"), late=bool(m.group("late")),
-                       order=int(m.group("sub")))
+                       order=int(m.group("sub")), canvas_id=m.group("lms"))
     pieces = m.group("prefix").split("_")
     # the username is the end of the prefix (after the assignment's name), and
     # may hold underscores
@@ -365,6 +367,7 @@ def match_file(relpath, roster, released):
     result.upload = "/".join(parts[:root + 1])
     result.owner = up.student_id
     result.late, result.timestamp, result.order = up.late, up.timestamp, up.order
+    result.canvas_id = up.canvas_id
     if up.student_id is None:
         result.how = up.how if up.how.endswith("matches") else \
             up.how + ": no student of the roster matches"
@@ -395,6 +398,11 @@ def match_file(relpath, roster, released):
         return result
     result.student_id, result.notebook = up.student_id, nb_name
     return result
+
+
+def uploader(relpath, roster):
+    """Whose upload the folder or archive ``relpath`` is in (or is), or None."""
+    return match_file(relpath.rstrip("/") + "/.", roster, set()).owner
 
 
 def _who(roster, lms_id, name):
