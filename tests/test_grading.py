@@ -584,7 +584,7 @@ def test_a_nested_archive_bomb_is_stopped_while_unpacking(tmp_path, monkeypatch)
 
     from grading_submissions import nested_zip_bomb
 
-    for name in ("ALL", "UNPACK_BYTES", "UNPACK_FILES", "UNPACK_DEPTH"):
+    for name in ("UNPACK_BYTES", "UNPACK_DOWNLOAD_BYTES", "UNPACK_FILES", "UNPACK_DEPTH"):
         monkeypatch.delenv(f"AUKGRADE_{name}", raising=False)
     archive, out = tmp_path / "archive", tmp_path / "extracted"
     archive.mkdir()
@@ -617,8 +617,9 @@ def test_a_nested_archive_bomb_is_stopped_while_unpacking(tmp_path, monkeypatch)
 
 
 def test_archives_are_unpacked_at_most_three_deep_and_files_are_counted(tmp_path, monkeypatch):
-    """Below the third archive an archive is reported, not unpacked; the
-    number of files is bounded across nested archives too."""
+    """An upload holding an archive inside three archives is not unpacked
+    at all (and reported once); inside a bulk download, only that upload
+    goes.  The number of files is bounded across nested archives too."""
     import zipfile
 
     from grading_submissions import nested_zip_bomb
@@ -627,16 +628,24 @@ def test_archives_are_unpacked_at_most_three_deep_and_files_are_counted(tmp_path
     archive, out = tmp_path / "archive", tmp_path / "extracted"
     archive.mkdir()
     out.mkdir()
-    nested_zip_bomb(archive / "q001.zip", levels=5, copies=2, size=1000)
+    nested_zip_bomb(tmp_path / "deep.zip", levels=5, copies=2, size=1000)
+    with zipfile.ZipFile(archive / "download.zip", "w") as zf:   # a bulk download
+        zf.write(tmp_path / "deep.zip", "q001.zip")
+        zf.writestr(f"s001/{NB}", "{}")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\ns001\nq001\n")
     extractor = _extractor(max_upload_bytes=64 << 20)
+    monkeypatch.setattr(extractor, "_roster", lambda: nbgrader_plugins.lms.Roster.read(
+        str(roster)))
     extractor.extract(str(archive), str(out))
-    deepest = {p for p, w in extractor.skipped if "inside 3 archives" in w}
-    assert deepest and all(p.count(".zip") == 4 for p in deepest), extractor.skipped
-    assert not any(p.suffix == ".bin" for p in out.rglob("*"))
+    assert [(p, "inside 3 archives" in w) for p, w in extractor.skipped] == \
+        [("download.zip/q001.zip", True)], extractor.skipped
+    assert [str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()] == \
+        [f"download/s001/{NB}"]
     with zipfile.ZipFile(archive / "many.zip", "w") as zf:
         for i in range(50):
             zf.writestr(f"f{i}.txt", "x")
-    (archive / "q001.zip").unlink()
+    (archive / "download.zip").unlink()
     extractor = _extractor(max_files=20)
     extractor.extract(str(archive), str(out))
     assert any("more than 20 files" in w for p, w in extractor.skipped if p == "many.zip")

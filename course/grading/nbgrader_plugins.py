@@ -386,25 +386,37 @@ class _Budget:
     and file is charged to it and to the archives it came in, before it is
     written."""
 
-    def __init__(self, max_bytes, max_files, parent=None):
+    def __init__(self, max_bytes, max_files, parent=None, download=False):
         self.max_bytes, self.max_files, self.parent = max_bytes, max_files, parent
+        self.download = download
         self.bytes = self.files = 0
         self.written = []
 
-    def charge(self, nbytes=0, files=0, path=None):
-        budget = self
+    def chain(self):
+        budget, out = self, []
         while budget is not None:
+            out.append(budget)
+            budget = budget.parent
+        return out
+
+    def upload(self):
+        """The budget of the student's upload this archive is part of."""
+        return next(b for b in self.chain() if b.parent is None or b.parent.download)
+
+    def charge(self, nbytes=0, files=0, path=None):
+        chain = self.chain()
+        for budget in chain:
             budget.bytes += nbytes
             budget.files += files
             if path:
                 budget.written.append(path)
+        for budget in reversed(chain):          # the outermost archive over its bound
             if budget.bytes > budget.max_bytes:
                 raise TooLarge(budget, f"more than {budget.max_bytes:,} bytes when unpacked "
                                "(nested archives included)")
             if budget.files > budget.max_files:
                 raise TooLarge(budget, f"more than {budget.max_files:,} files when unpacked "
                                "(nested archives included)")
-            budget = budget.parent
 
     def remove_written(self):
         for path in reversed(self.written):
@@ -497,7 +509,8 @@ class SafeExtractor(ExtractorPlugin):
                                         follow_symlinks=False)
                         continue
                     download = rel == "." and lms._upload(name, False, roster, True) is None
-                    budget = _Budget(download_bytes if download else upload_bytes, files)
+                    budget = _Budget(download_bytes if download else upload_bytes, files,
+                                     download=download)
                     self._unpack_checked(path, os.path.join(target_dir, _archive_stem(name)),
                                          budget, 1, shown)
         finally:
@@ -547,9 +560,9 @@ class SafeExtractor(ExtractorPlugin):
                         self.skipped.append((f"{shown}/{name}", "not a regular file"))
                     continue
                 if _is_archive(name) and depth >= max_depth:
-                    self.skipped.append((f"{shown}/{name}", f"an archive inside {depth} "
-                                         "archives: not unpacked"))
-                    continue
+                    # the whole upload goes: archives this deep are no homework
+                    raise TooLarge(budget.upload(), f"it holds archives inside {depth} "
+                                   f"archives ({shown}/{name})")
                 if _is_archive(name):
                     fd, tmp = tempfile.mkstemp(dir=getattr(self, "_scratch", None))
                     os.close(fd)
