@@ -671,9 +671,11 @@ class LmsCollector(FileNameCollectorPlugin):
             m.path.endswith(".txt") and "_attempt_" in m.path)]
         attention = {}
         for m in claims:
+            where = (f"their file {m.path}" if m.upload == m.path else
+                     f"their upload {m.upload} holds {m.path[len(m.upload) + 1:]}, which")
             attention.setdefault(m.owner, []).append(
-                f"their upload {m.upload} holds {m.path}, named for another student "
-                f"({m.claims}): not graded, not credited to {m.claims}")
+                f"{where} is named for another student ({m.claims}): not graded, not "
+                f"credited to {m.claims}")
         notes_path = _collect_notes_path(app)
         skipped = []
         if os.path.exists(notes_path):
@@ -682,7 +684,7 @@ class LmsCollector(FileNameCollectorPlugin):
         for path, why in skipped:
             owner = lms.uploader(path, roster)
             if owner:
-                attention.setdefault(owner, []).append(f"{path} was not unpacked ({why})")
+                attention.setdefault(owner, []).append(f"{path}: {why}")
         # a container (a folder or archive around uploads that is no student)
         # holding a single upload may be a student missing from the roster
         containers = {}
