@@ -60,7 +60,8 @@ BASE = os.path.join(ROOT, "_build", "test-grading")
 
 # limits for the tests: an endless loop is stopped after 30 s of CPU, a
 # memory bomb at 1.5 GB; the chapters' own cells stay far below both
-LIMITS = {"AUKGRADE_CELL_CPU": "30", "AUKGRADE_MEMORY": str(1500 << 20)}
+LIMITS = {"AUKGRADE_CELL_CPU": "30", "AUKGRADE_MEMORY": str(1500 << 20),
+          "AUKGRADE_UNPACK_BYTES": str(4 << 20)}
 
 # the LMS downloads of the sample chapter: (roster row, path of the file,
 # what the grader must make of it)
@@ -76,10 +77,35 @@ LMS_STUDENTS = [
 ]
 
 
+# students who attack the LMS students above from their own uploads: (roster
+# row, path below SUBMISSIONS, the victim the file's name claims).  Each file
+# is a blank notebook: credited to its victim, it would replace their real
+# one and score 0.  None of them may be credited to the victim or graded;
+# each uploader's row is flagged.
+ATTACKERS = [
+    ("m002", "Mal Doer", "777", "mal@uni.example",
+     "Mal Doer_777_assignsubmission_file_/"
+     "Jane Doe_123456_assignsubmission_file_{stem} (2).ipynb", "m001"),
+    ("b002", "Eve Brown", "", "eve_b@uni.example",
+     "{aid}_eve_b_attempt_2026-10-02-09-00-00_x_bo_li_attempt_2099-01-01-00-00-00_{nb}",
+     "b001"),
+    # a Canvas zip of Cal's holding a member named as Ann Lee's Canvas file
+    ("c002", "Cal Ruiz", "55502", "cruiz@uni.example",
+     "ruizcal_55502_998878_work.zip:leeann_55501_999999_{stem}-9.ipynb", "c001"),
+    # a zip named by Quinn's id holding a folder named by Zoe's
+    ("z002", "Quinn Fox", "", "qfox@uni.example", "z002.zip:z001/{nb}", "z001"),
+]
+# an upload of six nested zips (7 KB, 8 GiB unpacked), graded with
+# AUKGRADE_UNPACK_BYTES (the bound per upload) at 4 MiB
+BOMB = ("q001", "Zip Bomber", "", "zbomb@uni.example", "q001.zip")
+
+
 def roster_rows(students):
     rows = [{"student_id": s, "name": "", "lms_id": "", "email": ""} for s in students]
     rows += [{"student_id": sid, "name": name, "lms_id": lms, "email": email}
              for sid, name, lms, email, _ in LMS_STUDENTS]
+    rows += [{"student_id": sid, "name": name, "lms_id": lms, "email": email}
+             for sid, name, lms, email, *_ in ATTACKERS + [BOMB]]
     rows.append({"student_id": "n001", "name": "Nobody Submitted", "lms_id": "424242",
                  "email": "nobody@uni.example"})
     return rows
@@ -130,6 +156,18 @@ def _submissions(aid, course, release, folder):
         put("m001", subs.fill(rel, "m001", blank=True), "lms", "full",
             f"Jane Doe_123456_assignsubmission_file_/{nb_name}")
         honest["m001"] = subs.honest_points("full", labels)
+        for sid, _, _, _, path, victim in ATTACKERS:
+            path = path.format(nb=nb_name, stem=stem, aid=aid)
+            nb = subs.fill(rel, victim, blank=True)
+            if ":" in path:                       # a member of the attacker's zip
+                archive, member = path.split(":")
+                with zipfile.ZipFile(os.path.join(folder, archive), "w") as zf:
+                    zf.writestr(member, nbformat.writes(nb))
+            else:
+                dest = os.path.join(folder, path)
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                nbformat.write(nb, dest)
+        subs.nested_zip_bomb(os.path.join(folder, BOMB[-1]))
         # files no one can be matched to
         junk = {"Unknown Person_999999_assignsubmission_file_/" + nb_name:
                 subs.fill(rel, "x001"),

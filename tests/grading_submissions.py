@@ -311,3 +311,23 @@ def hostile(release, student_id, kind, *, course="", aid="", notebook="", other=
         cells.append(bonus)
         nb.cells = cells
     return nb
+
+
+def nested_zip_bomb(path, levels=6, copies=8, size=256 << 10):
+    """A zip of zips of zips ... (``levels`` archives deep, ``copies`` of the
+    archive below in each): a few kilobytes that unpack, unbounded, to
+    ``size * copies ** (levels - 1)`` bytes (8 GiB by default)."""
+    import io
+    import zipfile
+
+    data = b"\0" * size
+    name = "zeros.bin"
+    for level in range(levels):
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+            for i in range(1 if level == 0 else copies):
+                zf.writestr(f"{i}-{name}" if level else name, data)
+        data, name = buf.getvalue(), f"level{level + 1}.zip"
+    with open(path, "wb") as fh:
+        fh.write(data)
+    return size * copies ** (levels - 1)

@@ -347,7 +347,9 @@ def test_archives_unpack_regular_files_inside_the_folder_only(tmp_path):
     made = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")
                   if p.is_file() or p.is_symlink())
     assert made == ["a.zip", "b.tar.gz", "out-a.zip/s1/nb.ipynb", "out-b.tar.gz/s2/nb.ipynb"]
-    assert sorted(n for n, _ in extractor.skipped) == ["../evil.txt", "/abs.txt", "link", "lnk"]
+    # reported by their path inside the archive they came in
+    assert sorted(n.split("/", 1)[1] for n, _ in extractor.skipped) == \
+        ["../evil.txt", "/abs.txt", "link", "lnk"]
 
 
 def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_path):
@@ -418,3 +420,270 @@ def test_release_and_grade_read_one_roster_file(tmp_path):
     empty.write_text("# nobody yet\n")
     with pytest.raises(ValueError, match="no student ids"):
         read_roster(str(empty))
+
+
+# --- whose is a file: identity from the LMS, never from inside an upload ------------------
+
+def _lms_roster():
+    import lms
+
+    return lms.Roster([
+        lms.Student("m001", "Jane Doe", ("123456",), "jdoe@uni.example"),
+        lms.Student("d001", "Dana Scully", ("102146",), "dscully@uni.example"),
+        lms.Student("c001", "Catalina Ruiz", ("55501",), "cruiz@uni.example"),
+        lms.Student("c002", "José Núñez", ("55502",), "jnunez@uni.example"),
+        lms.Student("s057", "Sam Ott", (), "sott@uni.example"),
+        lms.Student("z001", "Zoe Kim", (), "zkim@uni.example"),
+        lms.Student("x001", "Mal Doer", ("777", "66601"), "mal_d@uni.example"),
+    ])
+
+
+NB = "ch05_threshold.ipynb"
+BB = "ch05_threshold_{user}_attempt_{ts}_{name}"
+# (what the attacker uploads, as the download shows it; whom it may be credited
+# to; whom its inner name claims).  Each victim also has a real upload below.
+IMPERSONATIONS = [
+    # Moodle: a file inside Mal's folder named as Dana's flat Moodle file
+    ("Mal Doer_777_assignsubmission_file_/"
+     "Dana Scully_102146_assignsubmission_file_ch05_threshold (2).ipynb", "d001"),
+    # Moodle: a folder of that name inside Mal's zip inside Mal's folder
+    ("Mal Doer_777_assignsubmission_file_/work/Dana Scully_102146_assignsubmission_file_/"
+     + NB, "d001"),
+    # Blackboard: the student names their file so that the whole name holds a
+    # second "_<username>_attempt_<later time stamp>_" (the LMS's prefix is the
+    # first one: what follows is the student's file name)
+    (BB.format(user="mal_d", ts="2026-10-02-09-00-00",
+               name="x_s057_attempt_2099-01-01-00-00-00_" + NB), "s057"),
+    # Blackboard: the same inside a zip the student uploaded
+    (BB.format(user="mal_d", ts="2026-10-02-09-00-00", name="work") + "/"
+     + BB.format(user="s057", ts="2099-01-01-00-00-00", name=NB), "s057"),
+    # Canvas: a member of Mal's uploaded zip named as Catalina's Canvas file,
+    # inside Canvas's own download zip (a container)
+    ("submissions/doermal_66601_900_work/ruizcatalina_55501_901_ch05_threshold-9.ipynb",
+     "c001"),
+    # Canvas: Mal's file name after Canvas's prefix is a Moodle name of Dana
+    ("doermal_66601_900_Dana Scully_102146_assignsubmission_file_" + NB, "d001"),
+    # plain folders: Mal's folder holding a folder named by Zoe's id
+    ("x001/z001/" + NB, "z001"),
+    # a zip named by Mal's id holding Zoe's LMS name
+    ("x001/Zoe Kim_424242_assignsubmission_file_/" + NB, "z001"),
+]
+REAL = {"d001": "Dana Scully_102146_assignsubmission_file_/" + NB,
+        "s057": BB.format(user="s057", ts="2026-10-01-12-00-00", name=NB),
+        "c001": "submissions/ruizcatalina_55501_800_" + NB,
+        "z001": "z001/" + NB}
+
+
+@pytest.mark.parametrize("attack,victim", IMPERSONATIONS)
+def test_a_file_is_credited_to_its_uploader_never_to_a_student_it_names(attack, victim):
+    """Each LMS layout (Moodle, Blackboard, Canvas, plain folders, zips of
+    them): a file inside one student's upload whose name claims another
+    student is reported (``claims``, with its uploader) and credited to no
+    one; the victim's own notebook is the one graded, whatever time stamp or
+    copy number the impostor's name carries."""
+    import lms
+
+    roster = _lms_roster()
+    bad = lms.match_file(attack, roster, {NB})
+    assert bad.student_id is None and bad.claims == victim and bad.owner == "x001", bad
+    assert "never credited" in bad.how
+    real = lms.match_file(REAL[victim], roster, {NB})
+    assert (real.student_id, real.notebook, real.owner) == (victim, NB, victim), real
+    best, superseded = lms.choose([bad, real])
+    assert {k: m.path for k, m in best.items()} == {(victim, NB): REAL[victim]}
+    assert superseded == []
+
+
+def test_a_students_own_copies_are_chosen_within_their_own_uploads():
+    """Two candidates of one student: the LMS's time stamp, then its file id,
+    then the copy number decide; a name of their own LMS prefix inside their
+    own upload is theirs."""
+    import lms
+
+    roster = _lms_roster()
+    paths = ["Jane Doe_123456_assignsubmission_file_/" + NB,
+             "Jane Doe_123456_assignsubmission_file_/ch05_threshold (1).ipynb",
+             "Jane Doe_123456_assignsubmission_file_/Jane Doe_123456_assignsubmission_file_"
+             + NB,
+             BB.format(user="s057", ts="2026-10-01-12-00-00", name="ch05_threshold (5).ipynb"),
+             BB.format(user="s057", ts="2026-10-02-12-00-00", name=NB),
+             "ruizcatalina_55501_901_ch05_threshold-3.ipynb",
+             "ruizcatalina_55501_902_" + NB]
+    matches = [lms.match_file(p, roster, {NB}) for p in paths]
+    assert [m.student_id for m in matches] == ["m001"] * 3 + ["s057"] * 2 + ["c001"] * 2
+    best, superseded = lms.choose(matches)
+    assert best[("m001", NB)].path == paths[1]
+    assert best[("s057", NB)].path == paths[4]          # the later attempt, not "(5)"
+    assert best[("c001", NB)].path == paths[6]          # Canvas's later file id, not "-3"
+    assert len(superseded) == 4
+
+
+def test_uploads_are_found_at_the_top_or_inside_a_bulk_download_only():
+    """An upload's name is read at the top of the submissions or one level
+    down (inside Canvas's or Moodle's download zip); a loose file or a
+    folder of no student is reported with the reason."""
+    import lms
+
+    roster = _lms_roster()
+    assert lms.match_file("downloads/x001/" + NB, roster, {NB}).student_id == "x001"
+    assert lms.match_file("downloads/more/x001/" + NB, roster, {NB}).student_id is None
+    loose = lms.match_file("loose_" + NB, roster, {NB})
+    assert loose.student_id is None and "outside any student's folder" in loose.how
+    unknown = lms.match_file("Unknown Person_999_assignsubmission_file_/" + NB, roster, {NB})
+    assert unknown.student_id is None and "no student of the roster" in unknown.how
+    assert lms.uploader("doermal_66601_900_work.zip", roster) == "x001"
+    assert lms.uploader("submissions/z001.zip/inner.zip", roster) == "z001"
+
+
+def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
+    """Canvas keeps letters of any alphabet in its login names: composed
+    (NFC) or decomposed (NFD, as a Mac zips them), upper or lower case, with
+    Canvas's ``_late`` or ``_LATE``; a name that matches nobody exactly is
+    tried without accents when one student alone has it; roster entries that
+    normalise alike are reported and never matched by name."""
+    import unicodedata
+
+    import lms
+
+    roster = _lms_roster()
+    for login in ("núñezjosé", unicodedata.normalize("NFD", "núñezjosé"), "NÚÑEZJOSÉ",
+                  "nunezjose"):
+        for late in ("", "_late", "_LATE"):
+            m = lms.match_file(f"{login}{late}_99999_1_{NB}", roster, {NB})
+            assert m.student_id == "c002", (login, late, m.how)
+            assert m.late == bool(late)
+    assert roster.collisions == []
+    twins = lms.Roster([lms.Student("a1", "José Müller", ("1",)),
+                        lms.Student("a2", "Jose Muller", ("2",)),
+                        lms.Student("a3", "Ǆemal Ødegård", ("3",))])
+    assert any("a1, a2" in c and "without accents" in c for c in twins.collisions)
+    assert twins.by_name("José Müller") == "a1" and twins.by_name("Jose Muller") == "a2"
+    assert twins.by_name("Jose Müller") is None             # either of them: nobody
+    assert lms.match_file(f"mullerjose_2_5_{NB}", twins, {NB}).student_id == "a2"
+    assert lms.match_file(f"müllerjosé_9_5_{NB}", twins, {NB}).student_id == "a1"
+    assert lms.match_file(f"ødegårdǆemal_9_5_{NB}", twins, {NB}).student_id == "a3"
+    assert lms.match_file(f"ødegårddžemal_9_5_{NB}", twins, {NB}).student_id == "a3"  # NFKC
+
+
+# --- archives inside archives --------------------------------------------------------------
+
+def _extractor(**limits):
+    extractor = nbgrader_plugins.SafeExtractor.__new__(nbgrader_plugins.SafeExtractor)
+    for k, v in limits.items():
+        setattr(extractor, k, v)
+    extractor.parent = None
+    return extractor
+
+
+def test_a_nested_archive_bomb_is_stopped_while_unpacking(tmp_path, monkeypatch):
+    """A 7 KB upload of six nested zips (8 GiB unpacked): every byte is
+    charged to the upload before it is written, so no more than its bound is
+    ever on disk; the upload is removed again and reported, its neighbour
+    unpacked, and the scratch folder of the nested archives is gone."""
+    import zipfile
+
+    from grading_submissions import nested_zip_bomb
+
+    for name in ("UNPACK_BYTES", "UNPACK_DOWNLOAD_BYTES", "UNPACK_FILES", "UNPACK_DEPTH"):
+        monkeypatch.delenv(f"AUKGRADE_{name}", raising=False)
+    archive, out = tmp_path / "archive", tmp_path / "extracted"
+    archive.mkdir()
+    out.mkdir()
+    unbounded = nested_zip_bomb(archive / "q001.zip")
+    assert unbounded == 8 << 30 and (archive / "q001.zip").stat().st_size < 8 << 10
+    with zipfile.ZipFile(archive / "s001.zip", "w") as zf:
+        zf.writestr(NB, "{}")
+    bound = 2 << 20
+    extractor = _extractor(max_upload_bytes=bound, max_depth=10)
+    on_disk, peak = [0], [0]
+    copy = nbgrader_plugins.SafeExtractor._copy
+
+    def counted(opener, target, budget):
+        before = on_disk[0]
+        try:
+            copy(opener, target, budget)
+        finally:
+            on_disk[0] = before + os.path.getsize(target)
+            peak[0] = max(peak[0], on_disk[0])
+    monkeypatch.setattr(nbgrader_plugins.SafeExtractor, "_copy", staticmethod(counted))
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    extractor.extract(str(archive), str(out))
+    assert bound // 2 < peak[0] <= bound, peak             # never more than the bound
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert [str(p.relative_to(out)) for p in files] == [f"s001/{NB}"]
+    (why,) = [w for p, w in extractor.skipped if p == "q001.zip"]
+    assert f"more than {bound:,} bytes" in why
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["archive", "extracted"]
+
+
+def test_archives_are_unpacked_at_most_three_deep_and_files_are_counted(tmp_path, monkeypatch):
+    """An upload holding an archive inside three archives is not unpacked
+    at all (and reported once); inside a bulk download, only that upload
+    goes.  The number of files is bounded across nested archives too."""
+    import zipfile
+
+    from grading_submissions import nested_zip_bomb
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    archive, out = tmp_path / "archive", tmp_path / "extracted"
+    archive.mkdir()
+    out.mkdir()
+    nested_zip_bomb(tmp_path / "deep.zip", levels=5, copies=2, size=1000)
+    with zipfile.ZipFile(archive / "download.zip", "w") as zf:   # a bulk download
+        zf.write(tmp_path / "deep.zip", "q001.zip")
+        zf.writestr(f"s001/{NB}", "{}")
+    roster = tmp_path / "roster.csv"
+    roster.write_text("student_id\ns001\nq001\n")
+    extractor = _extractor(max_upload_bytes=64 << 20)
+    monkeypatch.setattr(extractor, "_roster", lambda: nbgrader_plugins.lms.Roster.read(
+        str(roster)))
+    extractor.extract(str(archive), str(out))
+    assert [(p, "inside 3 archives" in w) for p, w in extractor.skipped] == \
+        [("download.zip/q001.zip", True)], extractor.skipped
+    assert [str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()] == \
+        [f"download/s001/{NB}"]
+    with zipfile.ZipFile(archive / "many.zip", "w") as zf:
+        for i in range(50):
+            zf.writestr(f"f{i}.txt", "x")
+    (archive / "download.zip").unlink()
+    extractor = _extractor(max_files=20)
+    extractor.extract(str(archive), str(out))
+    assert any("more than 20 files" in w for p, w in extractor.skipped if p == "many.zip")
+    assert not (out / "many").exists() or not any((out / "many").iterdir())
+
+
+# --- grade files for the LMS ---------------------------------------------------------------
+
+def test_grade_files_per_assignment_and_for_canvas(tmp_path):
+    """grades/<assignment>.csv: a row per student with points, maximum,
+    flags and reason; grades/<assignment>-canvas.csv: Canvas's import
+    columns, points possible, and a mark only where the grade is final (not
+    for a submission that needs hand marking or attention, not a 0 for a
+    student who handed nothing in)."""
+    import csv
+
+    base = dict.fromkeys(nbgrader_plugins.COLUMNS, "")
+    rows = [dict(base, student_id="s001", name="Jane van Doe", assignment="ch05",
+                 status="graded", total="9", max_score="12", needs_attention="no",
+                 needs_manual_grading="no", _canvas_id="55501"),
+            dict(base, student_id="s002", name="Bo Li", assignment="ch05",
+                 status="needs manual grading", total="6", max_score="12",
+                 needs_attention="no", needs_manual_grading="yes"),
+            dict(base, student_id="s003", name="Al Crash", assignment="ch05",
+                 status="graded", total="0", max_score="12", needs_attention="yes",
+                 attention_reason="stopped: crashed", needs_manual_grading="no"),
+            dict(base, student_id="s004", name="", assignment="ch05",
+                 status="not submitted", total="", max_score="12", needs_attention="no",
+                 needs_manual_grading="no")]
+    nbgrader_plugins.write_assignment_grades(rows, str(tmp_path / "ch05.csv"))
+    nbgrader_plugins.write_canvas_grades(rows, str(tmp_path / "ch05-canvas.csv"), "4321")
+    table = list(csv.DictReader(open(tmp_path / "ch05.csv")))
+    assert [r["points"] for r in table] == ["9", "6", "0", ""]
+    assert table[2]["needs_attention"] == "yes" and table[2]["reason"] == "stopped: crashed"
+    assert set(table[0]) == set(nbgrader_plugins.ASSIGNMENT_COLUMNS)
+    canvas = list(csv.reader(open(tmp_path / "ch05-canvas.csv")))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section",
+                         "ch05 (4321)"]
+    assert canvas[1][0].strip() == "Points Possible" and canvas[1][-1] == "12"
+    assert canvas[2] == ["Doe, Jane van", "55501", "s001", "", "", "9"]
+    assert [r[-1] for r in canvas[3:]] == ["", "", ""]

@@ -310,23 +310,97 @@ def test_grade_table_flags_hand_marking_and_totals_what_is_marked(tmp_path):
 
 @pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
 def test_grading_again_keeps_every_grade(tmp_path):
-    """make grade a second time (nothing forced): every submission is kept as
-    graded, the crashed ones too, and the table is written again."""
+    """make grade a second time (nothing forced) with a second download that
+    holds only part of the class (late submissions, say): every submission
+    is kept as graded, the crashed ones too, the table is written again, the
+    flags of the first run stay, and the report lists as "no submission"
+    only the students who have none from either run."""
     g = graded(FULL)
     course = tmp_path / "course"
     shutil.copytree(g.course, course, symlinks=True)
     config = (course / "nbgrader_config.py").read_text().replace(g.course, str(course))
     (course / "nbgrader_config.py").write_text(config)
+    again = tmp_path / "second-download"
+    for name in ("s001", "Jane Doe_123456_assignsubmission_file_"):
+        shutil.copytree(os.path.join(g.base, "submissions", name), again / name)
     env = dict(os.environ, **grading_class.LIMITS)
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
-                           str(course), FULL, os.path.join(g.base, "submissions"),
-                           "--jobs", "2"], env=env, capture_output=True, text=True)
+                           str(course), FULL, str(again), "--jobs", "2"],
+                          env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = {(r["student_id"], r["assignment"]): r
             for r in csv.DictReader(open(course / "grades.csv"))}
-    assert {k: r["autograded"] for k, r in rows.items()} == \
-        {k: r["autograded"] for k, r in g.rows.items()}
+    assert {k: (r["autograded"], r["needs_attention"]) for k, r in rows.items()} == \
+        {k: (r["autograded"], r["needs_attention"]) for k, r in g.rows.items()}
     assert "of 9 autograded points" not in proc.stdout       # nothing ran again
+    none = {s for (s, _), r in g.rows.items() if r["status"] == "not submitted"}
+    assert none >= {"n001", "q001", "m002"}
+    listed = proc.stdout.split("no submission (")[1].split("\n")[0].split(": ")[1]
+    assert set(listed.split(", ")) == none, proc.stdout
+    kept = proc.stdout.split("collected by an earlier run and kept (")[1].split("\n")[0]
+    assert "s002" in kept and "c001" in kept and "s001" not in kept
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_no_student_is_credited_with_a_file_named_for_them_in_anothers_upload():
+    """Moodle, Blackboard, Canvas and plain-zip uploads holding a blank
+    notebook named for another student (grading_class.ATTACKERS): the
+    victims keep their own notebooks, every point and no flag; each file is
+    reported with its uploader, whose row is flagged; nothing is graded for
+    the attacker."""
+    g = graded(FULL)
+    section = g.stdout.split("NAMED FOR ANOTHER STUDENT (")[1].split("\n\n")[0]
+    for sid, _, _, _, path, victim in grading_class.ATTACKERS:
+        row = g.rows[(victim, FULL)]
+        assert autograded(g, victim) == max_auto(g), (victim, row)
+        assert row["needs_attention"] == "no", row
+        mine = g.rows[(sid, FULL)]
+        assert mine["status"] == "not submitted" and mine["needs_attention"] == "yes", mine
+        assert "named for another student" in mine["attention_reason"], mine
+        assert f"uploaded by {sid}, names {victim}" in section, section
+        assert not os.path.exists(os.path.join(g.course, "submitted", sid))
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_a_zip_of_zips_is_not_unpacked_and_nothing_unpacked_is_left():
+    """The 7 KB upload of six nested zips (8 GiB unpacked): reported and its
+    uploader flagged; the class is graded; what collection unpacked
+    (downloaded/<assignment>) is gone after the run."""
+    g = graded(FULL)
+    sid = grading_class.BOMB[0]
+    row = g.rows[(sid, FULL)]
+    assert row["status"] == "not submitted" and row["needs_attention"] == "yes", row
+    assert f"{sid}.zip" in row["attention_reason"], row
+    assert "not unpacked" in row["attention_reason"], row
+    assert f"{sid}.zip: not unpacked" in g.stdout.split("SKIPPED")[1].split("\n\n")[0]
+    assert not os.path.exists(os.path.join(g.course, "downloaded", FULL))
+    assert autograded(g, "s001") == max_auto(g)
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_each_assignment_gets_a_grade_file_and_a_canvas_import():
+    """grades/<assignment>.csv holds the assignment's rows of grades.csv
+    (points, maximum, flags, reason); grades/<assignment>-canvas.csv is
+    Canvas's gradebook import with a final mark only."""
+    g = graded(FULL)
+    table = {r["student_id"]: r for r in csv.DictReader(
+        open(os.path.join(g.course, "grades", f"{FULL}.csv"), newline=""))}
+    assert set(table) == {s for s, _ in g.rows}
+    for sid, r in table.items():
+        full = g.rows[(sid, FULL)]
+        assert (r["points"], r["max_points"], r["needs_attention"], r["reason"]) == \
+            (full["total"], full["max_score"], full["needs_attention"],
+             full["attention_reason"])
+    canvas = list(csv.reader(open(os.path.join(g.course, "grades", f"{FULL}-canvas.csv"),
+                                  newline="")))
+    assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", FULL]
+    marks = {r[2]: r[5] for r in canvas[2:]}
+    assert set(marks) == set(table)
+    for sid, mark in marks.items():
+        final = table[sid]["status"] == "graded" and table[sid]["needs_attention"] == "no"
+        assert mark == (table[sid]["points"] if final else ""), (sid, mark)
+    ann = next(r for r in canvas[2:] if r[2] == "c001")
+    assert ann[:2] == ["Lee, Ann", "55501"]           # the Canvas user id of her download
 
 
 @pytest.mark.parametrize("aid", CHAPTERS)

@@ -161,11 +161,24 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
              f"files: {len(collected)} collected, {len(collect.get('superseded', []))} "
              f"superseded by a newer copy, {len(collect.get('unmatched', []))} NOT MATCHED, "
              f"{len(skipped) + len(collect.get('skipped', []))} skipped"]
+    if collect.get("roster_collisions"):
+        lines.append("")
+        lines.append("ROSTER: students whose names or ids normalise alike (Unicode, case, "
+                     "accents):")
+        lines += [f"  !! {c}" for c in collect["roster_collisions"]]
     unmatched = collect.get("unmatched", [])
     if unmatched:
         lines.append("")
         lines.append(f"NOT MATCHED ({len(unmatched)}): these files were not graded")
         lines += [f"  !! {m['path']}: {m['how']}" for m in unmatched]
+    claims = collect.get("claims", [])
+    if claims:
+        lines.append("")
+        lines.append(f"NAMED FOR ANOTHER STUDENT ({len(claims)}): a file inside one student's "
+                     "upload whose name claims another student; not graded, never credited "
+                     "to the student it names, the uploader's row flagged")
+        lines += [f"  !! {m['path']}: uploaded by {m['owner']}, names {m['claims']}"
+                  for m in claims]
     for title, items in (("SKIPPED", skipped + [tuple(x) for x in collect.get("skipped", [])]),):
         if items:
             lines.append("")
@@ -190,9 +203,26 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
             lines.append(title.format(_n(len(flagged), "student")))
             for s, events in flagged.items():
                 lines += [f"  !! {s}: {e}" for e in events]
+    flagged = {s: r for s, r in collect.get("attention", {}).items() if r}
+    if flagged:
+        lines.append("")
+        lines.append(f"COLLECTION NEEDS ATTENTION ({_n(len(flagged), 'student')}): flagged "
+                     "in the grade table")
+        for s, events in sorted(flagged.items()):
+            lines += [f"  !! {s}: {e}" for e in events]
     graded = set(runs)
     if roster:
-        missing = sorted(set(roster.students) - {m["student_id"] for m in collected} - graded)
+        # a submission collected by an earlier run (another download) is still
+        # the student's: it is in submitted/ and the gradebook, and graded
+        submitted = os.path.join(course, "submitted")
+        before = {s for s in (os.listdir(submitted) if os.path.isdir(submitted) else [])
+                  if os.path.isdir(os.path.join(submitted, s, aid))} - this_run
+        missing = sorted(set(roster.students) - this_run - graded - before)
+        kept = sorted(before & set(roster.students))
+        if kept:
+            lines.append("")
+            lines.append(f"collected by an earlier run and kept ({len(kept)}): "
+                         + ", ".join(kept))
         if missing:
             lines.append("")
             lines.append(f"no submission ({len(missing)}): " + ", ".join(missing))
@@ -210,7 +240,9 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
         lines.append("")
         lines.append("nbgrader reported errors in: " + ", ".join(failed)
                      + f" (see reports/{aid}-nbgrader.log)")
-    lines.append(f"grades: {os.path.join(course, 'grades.csv')}; feedback: "
+    lines.append(f"grades: {os.path.join(course, 'grades', aid + '.csv')} (this assignment; "
+                 f"Canvas import: {aid}-canvas.csv beside it), "
+                 f"{os.path.join(course, 'grades.csv')} (every assignment); feedback: "
                  f"{os.path.join(course, 'feedback')}/<student id>/{aid}/")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(course, "reports", f"{aid}-report.txt"), "w",
@@ -268,13 +300,20 @@ def main(argv=None):
                  ["autograde", aid],
                  ["generate_feedback", aid, "--force"],
                  ["export", "--to", os.path.join(course, "grades.csv")]]
-        for step in steps:
-            print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)" if step[0] == "autograde"
-                                                else ""), flush=True)
-            rc = (autograde(course, aid, args.force, jobs, log) if step[0] == "autograde"
-                  else nbgrader(course, step, log))
-            if rc != 0:
-                failed.append(step[0])
+        try:
+            for step in steps:
+                print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)"
+                                                    if step[0] == "autograde" else ""),
+                      flush=True)
+                rc = (autograde(course, aid, args.force, jobs, log) if step[0] == "autograde"
+                      else nbgrader(course, step, log))
+                if step[0] == "zip_collect":
+                    # collected into submitted/: what was unpacked goes, whatever happened
+                    shutil.rmtree(downloaded, ignore_errors=True)
+                if rc != 0:
+                    failed.append(step[0])
+        finally:
+            shutil.rmtree(downloaded, ignore_errors=True)
     print()
     print(report(course, aid, roster, skipped, time.monotonic() - start, failed, backend),
           end="")

@@ -9,10 +9,11 @@ bulk downloads ("download all submissions") of the three common systems:
   ``Jane Doe_123456_assignsubmission_file_ch05_threshold.ipynb``); 123456 is
   Moodle's participant id (the "Identifier" of its grading worksheet);
 * Canvas: ``doejane_123456_7890123_ch05_threshold.ipynb``, that is the login
-  name (surname and given name run together, lower case), the Canvas user id,
-  the submission id and the file name; a late submission has ``_LATE`` after
-  the name (``doejane_LATE_123456_7890123_...``), and a resubmitted file gets
-  ``-1``, ``-2`` ... before its extension;
+  name (surname and given name run together, lower case, letters of any
+  alphabet), the Canvas user id, the submission's file id and the file name;
+  a late submission has ``_late`` (older Canvas: ``_LATE``) after the name
+  (``doejane_late_123456_7890123_...``), and a resubmitted file gets ``-1``,
+  ``-2`` ... before its extension;
 * Blackboard ("Assignment File Download"):
   ``ch05_threshold_s001_attempt_2026-10-01-12-00-00_ch05_threshold.ipynb``,
   the assignment's name, the username, the attempt's time stamp and the file
@@ -20,14 +21,33 @@ bulk downloads ("download all submissions") of the three common systems:
   receipt ``..._attempt_2026-10-01-12-00-00.txt``;
 * plain: a folder (or a zip file) named by the student id, holding the notebook.
 
+Whose a file is comes from the LMS, never from the student: an *upload* is
+a Moodle folder (or flat Moodle file), a Canvas or Blackboard file (an
+archive among them unpacked into a folder of the same name), or a folder
+named for a student of the roster, found at the top of the submissions
+folder or one level down (inside a bulk download's zip or folder, a
+*container*: a top-level folder or archive that is neither an upload nor a
+student).  Only the LMS's prefix of an upload's name says whose it is: the
+first LMS prefix of the name (a student controls what follows it, the file
+name they chose).  Nothing inside an upload -- the part of a flat file's name
+after the LMS prefix, the names of the folders and files in it -- changes
+whose it is.  A name inside an upload that claims *another* student of the
+roster (an LMS name of theirs, their id) is reported, and that file is
+neither credited to them nor graded (:attr:`Match.claims`).
+
 A browser that downloads a file twice adds `` (1)``, `` (2)``: those are
 removed too.  The person is found in the roster (``roster.csv``: columns
 ``student_id``, ``name``, ``lms_id`` and ``email``, see :func:`read_students`; ``lms_id`` may hold several
 ids separated by spaces or semicolons, e.g. a Canvas user id and a Moodle
 participant id): by LMS id, by Blackboard username (an LMS id, or the part of
 the email before the @), by Canvas login name or Moodle full name (when one
-student alone has that name).  Without a roster only the plain layout can be
-matched.  What cannot be matched is reported, never guessed.
+student alone has that name).  Names and ids are compared after Unicode
+normalisation (NFKC) and case folding, so ``núñezjosé`` (composed or not)
+is José Núñez; a name that matches nobody exactly is tried without accents,
+when one student alone then has it.  Roster entries that normalise alike
+are listed by :attr:`Roster.collisions` and matched by LMS id only.
+Without a roster only the plain layout can be matched.  What cannot be
+matched is reported, never guessed.
 """
 
 import csv
@@ -38,19 +58,37 @@ import unicodedata
 
 MOODLE = re.compile(r"^(?P<name>.+?)_(?P<lms>\d+)_assign(?:submission|feedback)_"
                     r"(?:file|onlinetext)_(?P<rest>.*)$")
-CANVAS = re.compile(r"^(?P<login>[a-z0-9]+?)(?P<late>_LATE)?_(?P<lms>\d+)_(?P<sub>\d+)_"
+# a login is letters and digits of any script (Canvas strips the rest)
+CANVAS = re.compile(r"^(?P<login>[^\W_]+?)(?P<late>_(?i:late))?_(?P<lms>\d+)_(?P<sub>\d+)_"
                     r"(?P<rest>.+)$")
-BLACKBOARD = re.compile(r"^(?P<prefix>.+)_attempt_(?P<ts>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)"
-                        r"(?:_(?P<rest>.+))?$")
+# the LMS's prefix ends at the FIRST "_attempt_<time stamp>": what follows is
+# the student's own file name, which may hold a second one
+BLACKBOARD = re.compile(r"^(?P<prefix>.+?)_attempt_(?P<ts>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)"
+                        r"(?:_(?P<rest>.+)|(?P<receipt>\.txt))?$")
 BROWSER_COPY = re.compile(r"^(?P<stem>.*?)(?: \((?P<n>\d+)\))+$")
 CANVAS_RESUBMIT = re.compile(r"^(?P<stem>.*?)-(?P<n>\d+)$")
 PLAIN_ID = re.compile(r"^[\w.@+-]+$")
+ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+def _fold(text):
+    """A name or id as compared: NFKC, case folded, letters and digits only."""
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in text if c.isalnum())
+
+
+def _unaccented(key):
+    return "".join(c for c in unicodedata.normalize("NFKD", key)
+                   if not unicodedata.combining(c))
 
 
 def _key(text):
-    """Names compared without case, accents, spaces or punctuation."""
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in text.lower() if c.isalnum())
+    """Names compared without case, spaces or punctuation (accents kept)."""
+    return _fold(text)
+
+
+def _id_key(text):
+    return unicodedata.normalize("NFKC", text.strip()).casefold()
 
 
 @dataclasses.dataclass
@@ -66,13 +104,14 @@ class Roster:
 
     def __init__(self, students=()):
         self.students = {s.student_id: s for s in students}
-        self._by_lms, self._by_name = {}, {}
+        self._by_lms, self._by_name, self._by_plain_name = {}, {}, {}
         for s in self.students.values():
             keys = set(s.lms_ids)
             if s.email:
-                keys |= {s.email.lower(), s.email.split("@")[0].lower()}
+                keys |= {s.email, s.email.split("@")[0]}
             for k in keys:
-                self._by_lms.setdefault(k.lower(), set()).add(s.student_id)
+                if k.strip():
+                    self._by_lms.setdefault(_id_key(k), set()).add(s.student_id)
             parts = s.name.split()
             names = {_key(s.name)}
             if len(parts) >= 2:        # Canvas: surname first, then given names
@@ -81,6 +120,21 @@ class Roster:
             for k in names:
                 if k:
                     self._by_name.setdefault(k, set()).add(s.student_id)
+                    self._by_plain_name.setdefault(_unaccented(k), set()).add(s.student_id)
+        self.collisions = self._collisions()
+
+    def _collisions(self):
+        """Roster entries that normalise alike: never matched by that key."""
+        out = []
+        for what, table in (("LMS id or email", self._by_lms), ("name", self._by_name),
+                            ("name without accents", self._by_plain_name)):
+            for k, sids in sorted(table.items()):
+                if len(sids) > 1 and not (what == "name without accents" and any(
+                        self._by_name.get(n) == sids for n in self._by_name
+                        if _unaccented(n) == k)):
+                    out.append(f"{', '.join(sorted(sids))} share the {what} {k!r}: files "
+                               "are matched to them by LMS id only")
+        return out
 
     def __bool__(self):
         return bool(self.students)
@@ -93,24 +147,41 @@ class Roster:
         return cls(read_students(path))
 
     def by_lms(self, key):
-        found = self._by_lms.get(key.lower(), set())
+        found = self._by_lms.get(_id_key(key), set())
         return next(iter(found)) if len(found) == 1 else None
 
     def by_name(self, name):
-        found = self._by_name.get(_key(name), set())
+        key = _key(name)
+        if not key:
+            return None
+        found = self._by_name.get(key)
+        if found is None:        # no exact match: the one student with it without accents
+            found = self._by_plain_name.get(_unaccented(key), set())
         return next(iter(found)) if len(found) == 1 else None
+
+    def by_id(self, name):
+        """The student whose student id or LMS id ``name`` is."""
+        name = unicodedata.normalize("NFC", name).strip()
+        if name in self.students:
+            return name
+        return self.by_lms(name) if name else None
 
 
 @dataclasses.dataclass
 class Match:
     path: str                  # relative to the folder of submissions
-    student_id: str = None     # None: not matched
+    student_id: str = None     # None: not credited to anyone
     notebook: str = None       # the released notebook's name this file is
     how: str = ""              # which pattern, or why it failed
     late: bool = False         # the LMS marked it late (Canvas)
     timestamp: str = None      # the LMS's time stamp (Blackboard), ISO
     copy: int = 0              # browser/Canvas copy number (higher: newer)
     candidate_id: str = None   # the student, when only the notebook's name is unknown
+    upload: str = None         # the upload (LMS folder or file) the file came in
+    owner: str = None          # whose upload it is (the uploader), credited or not
+    claims: str = None         # another student a name inside the upload claims
+    order: int = 0             # the LMS's own file id (Canvas), higher: newer
+    canvas_id: str = None      # the Canvas user id of a Canvas upload
 
 
 def read_students(path):
@@ -173,60 +244,165 @@ def _released_name(name, released):
     return None, copy
 
 
+@dataclasses.dataclass
+class _Upload:
+    student_id: str
+    how: str
+    rest: str = None           # a flat LMS file: the name the student gave it
+    late: bool = False
+    timestamp: str = None
+    order: int = 0
+    copy: int = 0
+    canvas_id: str = None
+
+
+def _lms_name(name, roster):
+    """The LMS upload ``name`` is named as (its FIRST LMS prefix: what follows
+    is the student's own choice), or None."""
+    name = unicodedata.normalize("NFC", name)
+    found = []
+    for kind, pattern, end in (("Moodle", MOODLE, "rest"), ("Canvas", CANVAS, "rest"),
+                               ("Blackboard", BLACKBOARD, "ts")):
+        m = pattern.match(name)
+        if m:
+            found.append((m.end(end) if end == "ts" else m.start(end), kind, m))
+    if not found:
+        return None
+    _, kind, m = min(found, key=lambda f: f[0])
+    if kind == "Moodle":
+        sid, by = _who(roster, m.group("lms"), m.group("name"))
+        return _Upload(sid, f"Moodle ({m.group('name')}, participant {m.group('lms')}{by})",
+                       rest=m.group("rest"))
+    if kind == "Canvas":
+        sid, by = _who(roster, m.group("lms"), m.group("login"))
+        return _Upload(sid, f"Canvas ({m.group('login')}, user {m.group('lms')}{by})",
+                       rest=m.group("rest"), late=bool(m.group("late")),
+                       order=int(m.group("sub")), canvas_id=m.group("lms"))
+    pieces = m.group("prefix").split("_")
+    # the username is the end of the prefix (after the assignment's name), and
+    # may hold underscores
+    found = {roster.by_id(u) for u in ("_".join(pieces[i:]) for i in range(len(pieces)))}
+    found -= {None}
+    ts = m.group("ts")
+    return _Upload(found.pop() if len(found) == 1 else None,
+                   f"Blackboard (attempt {ts})" + (": more than one student matches"
+                                                   if len(found) else ""),
+                   rest=m.group("rest") if not m.group("receipt") else None,
+                   timestamp=f"{ts[:10]} {ts[11:13]}:{ts[14:16]}:{ts[17:19]}")
+
+
+def _folder_name(name):
+    """A folder's (or an unpacked archive's) name without a browser copy number."""
+    for suffix in ARCHIVE_SUFFIXES:
+        if name.lower().endswith(suffix):
+            name = name[:-len(suffix)]
+            break
+    return normalise_file_name(name)
+
+
+def _upload(component, is_file, roster, top):
+    """The upload whose name ``component`` is (an LMS name, or a folder named
+    for a student), or None: a container, or a loose file."""
+    name, copy = (component, 0) if is_file else _folder_name(component)
+    up = _lms_name(name, roster)
+    if up is not None:
+        up.copy = copy
+        return up
+    if is_file:
+        return None
+    if roster:
+        sid = roster.by_id(name)
+        if sid:
+            return _Upload(sid, "folder named by student id" if sid == name.strip()
+                           else "folder named by LMS id", copy=copy)
+        sid = roster.by_name(name)
+        return _Upload(sid, "folder named by name", copy=copy) if sid else None
+    if top and PLAIN_ID.match(name):
+        return _Upload(name, "folder named by student id", copy=copy)
+    return None
+
+
+def _claim(name, is_file, roster):
+    """Whom a name chosen by the student (a file or folder inside an upload)
+    names: (student id or None, how), or None when it names no one."""
+    if not is_file:
+        name = _folder_name(name)[0]
+    up = _lms_name(name, roster)
+    if up is not None:
+        return up.student_id, up
+    if not is_file and roster and roster.by_id(name):
+        return roster.by_id(name), _Upload(roster.by_id(name), "a folder named by their id")
+    return None
+
+
 def match_file(relpath, roster, released):
     """Who submitted ``relpath`` (a path below the submissions folder) and which
     released notebook it is; a :class:`Match` whose ``student_id`` is None when
-    the file cannot be attributed."""
-    parts = relpath.replace(os.sep, "/").split("/")
-    filename = parts[-1]
+    the file is credited to no one (``owner`` and ``claims`` then say whose
+    upload it came in and whom a name inside it claimed)."""
+    parts = unicodedata.normalize("NFC", relpath.replace(os.sep, "/")).split("/")
     result = Match(relpath)
-    # innermost component first: a file name that carries the LMS pattern
-    candidates = [(filename, True)] + [(p, False) for p in reversed(parts[:-1])]
-    for component, is_file in candidates:
-        comp = normalise_file_name(component)[0] if not is_file else component
-        m = MOODLE.match(comp)
-        if m:
-            rest = m.group("rest")
-            nb_name, copy = _released_name(rest if is_file else filename, released)
-            sid, by = _who(roster, m.group("lms"), m.group("name"))
-            return _finish(result, sid, nb_name, copy,
-                           f"Moodle ({m.group('name')}, participant {m.group('lms')}{by})")
-        m = BLACKBOARD.match(comp)
-        if m:
-            rest = m.group("rest") if is_file else filename
-            nb_name, copy = _released_name(rest or "", released)
-            pieces = m.group("prefix").split("_")
-            # the username is the end of the prefix, and may hold underscores
-            found = {roster.by_lms(u) or (u if u in roster.students else None)
-                     for u in ("_".join(pieces[i:]) for i in range(len(pieces)))} - {None}
-            sid = found.pop() if len(found) == 1 else None
-            ts = m.group("ts")
-            result.timestamp = f"{ts[:10]} {ts[11:13]}:{ts[14:16]}:{ts[17:19]}"
-            return _finish(result, sid, nb_name, copy, f"Blackboard (attempt {ts})"
-                           + (": more than one student matches" if len(found) else ""))
-        m = CANVAS.match(comp)
-        if m:
-            rest = m.group("rest") if is_file else filename
-            nb_name, copy = _released_name(rest, released)
-            sid, by = _who(roster, m.group("lms"), m.group("login"))
-            result.late = bool(m.group("late"))
-            return _finish(result, sid, nb_name, copy,
-                           f"Canvas ({m.group('login')}, user {m.group('lms')}{by})")
-    # plain: the first folder below the submissions folder (a zip's name included)
-    nb_name, copy = _released_name(filename, released)
-    if len(parts) >= 2:
-        top = os.path.splitext(parts[0])[0] if parts[0].endswith(".zip") else parts[0]
-        top = normalise_file_name(top)[0]
-        if PLAIN_ID.match(top) and (not roster or top in roster.students):
-            return _finish(result, top, nb_name, copy, "folder named by student id")
-        if roster and (roster.by_lms(top) or roster.by_name(top)):
-            return _finish(result, roster.by_lms(top) or roster.by_name(top), nb_name,
-                           copy, "folder named by LMS id or name")
-        result.how = (f"the folder {top!r} is not a student id of the roster"
-                      if roster else f"{top!r} is not a plain student id")
+    up = root = None
+    for depth in (0, 1):                      # an upload, or one inside a container
+        if depth >= len(parts):
+            break
+        is_file = depth == len(parts) - 1
+        up = _upload(parts[depth], is_file, roster, top=depth == 0)
+        if up is not None:
+            root = depth
+            break
+        if is_file:
+            result.how = ("a file outside any student's folder, with no LMS name pattern"
+                          if depth == 0 else
+                          f"a file in {parts[0]!r} (not a student of the roster) with no "
+                          "LMS name pattern")
+            return result
+        if not roster:
+            result.how = f"{parts[0]!r} is not a plain student id"
+            return result
+    if up is None:
+        result.how = (f"the folder {parts[0]!r} is not a student id of the roster, nor is "
+                      f"{parts[1]!r} in it an LMS upload or a student of the roster")
         return result
-    result.how = "a file outside any student's folder, with no LMS name pattern"
+    result.upload = "/".join(parts[:root + 1])
+    result.owner = up.student_id
+    result.late, result.timestamp, result.order = up.late, up.timestamp, up.order
+    result.canvas_id = up.canvas_id
+    if up.student_id is None:
+        result.how = up.how if up.how.endswith("matches") else \
+            up.how + ": no student of the roster matches"
+        return result
+    if root == len(parts) - 1:                 # a flat LMS file: the student named the rest
+        chosen = [(up.rest or "", True)]
+    else:
+        chosen = [(p, False) for p in parts[root + 1:-1]] + [(parts[-1], True)]
+    filename = chosen[-1][0]
+    for name, is_file in chosen:
+        claim = _claim(name, is_file, roster)
+        if claim is None:
+            continue
+        sid, how = claim
+        if sid is not None and sid != up.student_id:
+            result.claims = sid
+            result.how = (f"{up.how}: the name {name!r} inside {up.student_id}'s upload "
+                          f"claims {sid} ({how.how}); never credited to {sid}, not graded")
+            return result
+        if is_file and sid == up.student_id and how.rest:
+            filename = how.rest                # their own LMS name, downloaded and sent again
+    nb_name, copy = _released_name(filename, released)
+    result.copy = max(copy, up.copy)
+    result.how = up.how
+    if nb_name is None:
+        result.candidate_id = up.student_id
+        result.how = up.how + ": not a notebook of this assignment (renamed?)"
+        return result
+    result.student_id, result.notebook = up.student_id, nb_name
     return result
+
+
+def uploader(relpath, roster):
+    """Whose upload the folder or archive ``relpath`` is in (or is), or None."""
+    return match_file(relpath.rstrip("/") + "/.", roster, set()).owner
 
 
 def _who(roster, lms_id, name):
@@ -238,33 +414,24 @@ def _who(roster, lms_id, name):
     return sid, (", matched by name: the roster has not this LMS id" if sid else "")
 
 
-def _finish(result, sid, nb_name, copy, how):
-    result.copy = copy
-    result.how = how
-    if sid is None:
-        result.how = how if how.endswith("matches") else how + ": no student of the roster matches"
-        return result
-    if nb_name is None:
-        result.candidate_id = sid
-        result.how = how + ": not a notebook of this assignment (renamed?)"
-        return result
-    result.student_id, result.notebook = sid, nb_name
-    return result
-
-
 def choose(matches):
-    """One file per (student, notebook): the newest (LMS time stamp, then copy
-    number); the others are returned as superseded."""
+    """One file per (student, notebook), among the files of that student's own
+    uploads only: the newest (LMS time stamp, then the LMS's file id, then the
+    copy number); the others are returned as superseded."""
     best, superseded = {}, []
+
+    def rank(m):
+        return (m.timestamp or "", m.order, m.copy, m.path)
+
     for m in matches:
         if m.student_id is None:
             continue
+        assert m.owner == m.student_id, m          # credited to the uploader only
         key = (m.student_id, m.notebook)
         old = best.get(key)
-        rank = (m.timestamp or "", m.copy, m.path)
         if old is None:
             best[key] = m
-        elif rank > (old.timestamp or "", old.copy, old.path):
+        elif rank(m) > rank(old):
             superseded.append(old)
             best[key] = m
         else:

@@ -366,63 +366,178 @@ class SandboxedExecute(NbGraderPreprocessor):
 
 # --- collection ----------------------------------------------------------------------
 
-MAX_ARCHIVE_BYTES = 512 << 20
-MAX_ARCHIVE_FILES = 20_000
+MAX_ARCHIVE_BYTES = 512 << 20      # one upload: an archive with every archive nested in it
+MAX_DOWNLOAD_BYTES = 4 << 30       # a bulk download (a top-level archive that is no upload)
+MAX_ARCHIVE_FILES = 20_000         # members of one upload (or download), nested included
+MAX_ARCHIVE_DEPTH = 3              # archives inside archives: download, upload, one more
+ARCHIVES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+class TooLarge(ValueError):
+    """An upload that would unpack to more bytes or files than allowed."""
+
+    def __init__(self, budget, what):
+        super().__init__(what)
+        self.budget = budget
+
+
+class _Budget:
+    """What one archive may still write, nested archives included: every byte
+    and file is charged to it and to the archives it came in, before it is
+    written."""
+
+    def __init__(self, max_bytes, max_files, parent=None, download=False):
+        self.max_bytes, self.max_files, self.parent = max_bytes, max_files, parent
+        self.download = download
+        self.bytes = self.files = 0
+        self.written = []
+
+    def chain(self):
+        budget, out = self, []
+        while budget is not None:
+            out.append(budget)
+            budget = budget.parent
+        return out
+
+    def upload(self):
+        """The budget of the student's upload this archive is part of."""
+        return next(b for b in self.chain() if b.parent is None or b.parent.download)
+
+    def charge(self, nbytes=0, files=0, path=None):
+        chain = self.chain()
+        for budget in chain:
+            budget.bytes += nbytes
+            budget.files += files
+            if path:
+                budget.written.append(path)
+        for budget in reversed(chain):          # the outermost archive over its bound
+            if budget.bytes > budget.max_bytes:
+                raise TooLarge(budget, f"more than {budget.max_bytes:,} bytes when unpacked "
+                               "(nested archives included)")
+            if budget.files > budget.max_files:
+                raise TooLarge(budget, f"more than {budget.max_files:,} files when unpacked "
+                               "(nested archives included)")
+
+    def remove_written(self):
+        for path in reversed(self.written):
+            try:
+                os.remove(path)
+            except OSError:
+                pass
+        self.written = []
+
+
+def _is_archive(name):
+    return name.lower().endswith(ARCHIVES)
+
+
+def _archive_stem(name):
+    return name[:-len(".tar.gz")] if name.lower().endswith(".tar.gz") else \
+        os.path.splitext(name)[0]
+
+
+def _env_int(name, default):
+    try:
+        return int(os.environ[name])
+    except (KeyError, ValueError):
+        return default
 
 
 class SafeExtractor(ExtractorPlugin):
-    """Unpacks the downloaded archives: regular files only, inside the target,
-    at most 512 MiB and 20,000 files per archive; archives inside archives
-    (Moodle's per-student zips) are unpacked too, two levels deep."""
+    """Unpacks the downloaded archives: regular files only, inside the target.
+    Archives inside archives (a student's zip inside the LMS's download) are
+    unpacked too, at most ``max_depth`` archives deep.  Every byte and file is
+    charged, before it is written, to the archive it comes from and to every
+    archive that one came in: one upload (an archive of a student, with all
+    its nested archives) writes at most ``max_upload_bytes`` and
+    ``max_files`` files, a bulk download (a top-level archive whose name is
+    no student's upload) at most ``max_download_bytes``.  An archive over its
+    bound is removed again, whatever of it was written, and reported
+    (``skipped`` in reports/<assignment>/collect.json, and its uploader's
+    row flagged); its siblings are unpacked.  Nested archives wait in a
+    scratch folder beside the extracted folder, removed at the end, also on
+    failure.  The bounds: config (``c.SafeExtractor.max_upload_bytes`` ...) or
+    ``AUKGRADE_UNPACK_BYTES``, ``AUKGRADE_UNPACK_DOWNLOAD_BYTES``,
+    ``AUKGRADE_UNPACK_FILES``, ``AUKGRADE_UNPACK_DEPTH`` in the environment."""
+
+    max_upload_bytes = Int(MAX_ARCHIVE_BYTES, help="bytes one upload may unpack to, "
+                           "nested archives included").tag(config=True)
+    max_download_bytes = Int(MAX_DOWNLOAD_BYTES, help="bytes a bulk download may unpack "
+                             "to, nested archives included").tag(config=True)
+    max_files = Int(MAX_ARCHIVE_FILES, help="files one upload or download may unpack to"
+                    ).tag(config=True)
+    max_depth = Int(MAX_ARCHIVE_DEPTH, help="archives inside archives unpacked").tag(
+        config=True)
+
+    def _limits(self):
+        return (_env_int("AUKGRADE_UNPACK_BYTES", self.max_upload_bytes),
+                _env_int("AUKGRADE_UNPACK_DOWNLOAD_BYTES", self.max_download_bytes),
+                _env_int("AUKGRADE_UNPACK_FILES", self.max_files),
+                _env_int("AUKGRADE_UNPACK_DEPTH", self.max_depth))
+
+    def _roster(self):
+        collector = getattr(self.parent, "collector_plugin_inst", None)
+        try:
+            return lms.Roster.read(getattr(collector, "roster", ""))
+        except (OSError, ValueError):
+            return lms.Roster()
 
     def extract(self, archive_path, extracted_path):
         self.skipped = []
-        self._walk(archive_path, extracted_path, depth=0)
+        roster = self._roster()
+        upload_bytes, download_bytes, files, _ = self._limits()
+        self._scratch = tempfile.mkdtemp(prefix=".unpack-", dir=os.path.dirname(
+            os.path.abspath(extracted_path)))
+        try:
+            for dirpath, dirnames, filenames in os.walk(archive_path, followlinks=False):
+                rel = os.path.relpath(dirpath, archive_path)
+                for d in sorted(dirnames):
+                    if os.path.islink(os.path.join(dirpath, d)):
+                        dirnames.remove(d)
+                        self.skipped.append((os.path.normpath(os.path.join(rel, d)),
+                                             "a symbolic link"))
+                for name in sorted(filenames):
+                    path = os.path.join(dirpath, name)
+                    shown = os.path.normpath(os.path.join(rel, name))
+                    target_dir = os.path.normpath(os.path.join(extracted_path, rel))
+                    if not stat.S_ISREG(os.lstat(path).st_mode):
+                        self.skipped.append((shown, "not a regular file"))
+                        continue
+                    if not _is_archive(name):
+                        os.makedirs(target_dir, exist_ok=True)
+                        shutil.copyfile(path, os.path.join(target_dir, name),
+                                        follow_symlinks=False)
+                        continue
+                    download = rel == "." and lms._upload(name, False, roster, True) is None
+                    budget = _Budget(download_bytes if download else upload_bytes, files,
+                                     download=download)
+                    self._unpack_checked(path, os.path.join(target_dir, _archive_stem(name)),
+                                         budget, 1, shown)
+        finally:
+            shutil.rmtree(self._scratch, ignore_errors=True)
         if self.skipped:
             _append_collect_notes(self.parent, {"skipped": self.skipped})
 
-    def _walk(self, src, dest, depth):
-        for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
-            rel = os.path.relpath(dirpath, src)
-            for d in list(dirnames):
-                if os.path.islink(os.path.join(dirpath, d)):
-                    dirnames.remove(d)
-                    self.skipped.append((os.path.join(rel, d), "a symbolic link"))
-            for name in filenames:
-                path = os.path.join(dirpath, name)
-                target_dir = os.path.normpath(os.path.join(dest, rel))
-                if not stat.S_ISREG(os.lstat(path).st_mode):
-                    self.skipped.append((os.path.join(rel, name), "not a regular file"))
-                    continue
-                lower = name.lower()
-                if lower.endswith((".zip", ".tar.gz", ".tgz", ".tar")) and depth < 2:
-                    stem = name[:-len(".tar.gz")] if lower.endswith(".tar.gz") else \
-                        os.path.splitext(name)[0]
-                    unpacked = tempfile.mkdtemp(prefix="aukgrade-unpack-")
-                    try:
-                        self._unpack(path, unpacked)
-                        self._walk(unpacked, os.path.join(target_dir, stem), depth + 1)
-                    except Exception as err:
-                        self.skipped.append((os.path.join(rel, name),
-                                             f"cannot be unpacked: {err}"))
-                    finally:
-                        shutil.rmtree(unpacked, ignore_errors=True)
-                    continue
-                os.makedirs(target_dir, exist_ok=True)
-                shutil.copyfile(path, os.path.join(target_dir, name), follow_symlinks=False)
+    def _unpack_checked(self, path, dest, budget, depth, shown):
+        """Unpack one archive; over its bound or broken, remove what it wrote
+        and report it (an ancestor's bound: let that archive's caller do so)."""
+        try:
+            self._unpack(path, dest, budget, depth, shown)
+        except TooLarge as err:
+            if err.budget is not budget and budget.parent is not None:
+                raise
+            budget.remove_written()
+            self.skipped.append((shown, f"not unpacked: {err}"))
+        except Exception as err:
+            budget.remove_written()
+            self.skipped.append((shown, f"cannot be unpacked: {type(err).__name__}: {err}"))
 
-    @staticmethod
-    def _members_ok(names_sizes):
-        total = 0
-        for count, (name, size, regular) in enumerate(names_sizes, 1):
-            if count > MAX_ARCHIVE_FILES:
-                raise ValueError("too many files")
-            total += size
-            if total > MAX_ARCHIVE_BYTES:
-                raise ValueError("too large when unpacked")
-        return True
+    def _unpack(self, path, dest, budget=None, depth=1, shown=None):
+        upload_bytes, _, files, max_depth = self._limits()
+        if budget is None:
+            budget = _Budget(upload_bytes, files)
+        shown = shown or os.path.basename(path)
 
-    def _unpack(self, path, dest):
         def safe(name):
             parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
             if not parts or ".." in parts or name.startswith("/"):
@@ -431,30 +546,68 @@ class SafeExtractor(ExtractorPlugin):
 
         with (zipfile.ZipFile(path) if zipfile.is_zipfile(path) else tarfile.open(path)) as ar:
             if isinstance(ar, zipfile.ZipFile):
-                # (name, size, regular file?, folder?, open) of each member
-                members = [(i.filename, i.file_size,
-                            (i.external_attr >> 16) & 0o170000 in (0, stat.S_IFREG)
+                members = ((i.filename, (i.external_attr >> 16) & 0o170000 in (0, stat.S_IFREG)
                             and not i.is_dir(), i.is_dir(), lambda i=i: ar.open(i))
-                           for i in ar.infolist()]
-            else:
-                members = [(m.name, m.size, m.isreg(), m.isdir(),
-                            lambda m=m: ar.extractfile(m)) for m in ar.getmembers()]
-            self._members_ok([(name, size, regular) for name, size, regular, _, _ in members])
-            for name, _, regular, is_dir, opener in members:
+                           for i in ar.infolist())
+            else:                                  # read lazily, member by member
+                members = ((m.name, m.isreg(), m.isdir(), lambda m=m: ar.extractfile(m))
+                           for m in ar)
+            for name, regular, is_dir, opener in members:
+                budget.charge(files=1)
                 target = safe(name)
                 if not regular or target is None:
                     if not is_dir:
-                        self.skipped.append((name, "not a regular file in "
-                                             + os.path.basename(path)))
+                        self.skipped.append((f"{shown}/{name}", "not a regular file"))
+                    continue
+                if _is_archive(name) and depth >= max_depth:
+                    # the whole upload goes: archives this deep are no homework
+                    raise TooLarge(budget.upload(), f"it holds archives inside {depth} "
+                                   f"archives ({shown}/{name})")
+                if _is_archive(name):
+                    fd, tmp = tempfile.mkstemp(dir=getattr(self, "_scratch", None))
+                    os.close(fd)
+                    try:
+                        self._copy(opener, tmp, budget)
+                        child = _Budget(upload_bytes, files, parent=budget)
+                        self._unpack_checked(tmp, os.path.join(os.path.dirname(target),
+                                                               _archive_stem(
+                                                                   os.path.basename(target))),
+                                             child, depth + 1, f"{shown}/{name}")
+                    finally:
+                        os.remove(tmp)
                     continue
                 os.makedirs(os.path.dirname(target), exist_ok=True)
-                with opener() as src, open(target, "wb") as out:
-                    shutil.copyfileobj(src, out, length=1 << 20)
+                budget.charge(path=target)
+                self._copy(opener, target, budget)
+
+    @staticmethod
+    def _copy(opener, target, budget):
+        """Copy a member, charging each chunk to the budget before it is written."""
+        with opener() as src, open(target, "wb") as out:
+            while True:
+                chunk = src.read(1 << 20)
+                if not chunk:
+                    break
+                budget.charge(len(chunk))
+                out.write(chunk)
 
 
 def _collect_notes_path(app):
     return os.path.join(app.coursedir.root, "reports", app.coursedir.assignment_id,
                         "collect.json")
+
+
+def _students_notes_path(course_root, aid):
+    return os.path.join(course_root, "reports", aid, "collect-students.json")
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def _append_collect_notes(app, notes):
@@ -504,7 +657,7 @@ class LmsCollector(FileNameCollectorPlugin):
             for name in filenames:
                 rel = os.path.relpath(os.path.join(dirpath, name), root)
                 m = lms.match_file(rel, roster, set(released))
-                if m.student_id is None and name.endswith(".ipynb"):
+                if m.student_id is None and m.claims is None and name.endswith(".ipynb"):
                     found = _notebook_of(os.path.join(root, rel), released)
                     who = m.candidate_id
                     if found and who:
@@ -513,13 +666,62 @@ class LmsCollector(FileNameCollectorPlugin):
                 matches.append(m)
         best, superseded = lms.choose(matches)
         self._chosen = {os.path.join(root, m.path): m for m in best.values()}
-        unmatched = [m for m in matches if m.student_id is None and not (
+        claims = [m for m in matches if m.claims]
+        unmatched = [m for m in matches if m.student_id is None and m.claims is None and not (
             m.path.endswith(".txt") and "_attempt_" in m.path)]
+        attention = {}
+        for m in claims:
+            where = (f"their file {m.path}" if m.upload == m.path else
+                     f"their upload {m.upload} holds {m.path[len(m.upload) + 1:]}, which")
+            attention.setdefault(m.owner, []).append(
+                f"{where} is named for another student ({m.claims}): not graded, not "
+                f"credited to {m.claims}")
+        notes_path = _collect_notes_path(app)
+        skipped = []
+        if os.path.exists(notes_path):
+            with open(notes_path, encoding="utf-8") as fh:
+                skipped = json.load(fh).get("skipped", [])
+        for path, why in skipped:
+            owner = lms.uploader(path, roster)
+            if owner:
+                attention.setdefault(owner, []).append(f"{path}: {why}")
+        # a container (a folder or archive around uploads that is no student)
+        # holding a single upload may be a student missing from the roster
+        containers = {}
+        for m in matches:
+            if m.upload and "/" in m.upload:
+                containers.setdefault(m.upload.split("/")[0], {})[m.upload] = m.owner
+        for folder, uploads in containers.items():
+            if len(uploads) == 1:
+                (upload, owner), = uploads.items()
+                if owner:
+                    attention.setdefault(owner, []).append(
+                        f"{upload} came in {folder!r}, which is no student of the roster: "
+                        "check that it is a bulk download, not the upload of a student "
+                        "missing from the roster")
         _append_collect_notes(app, {
             "roster": self.roster or "", "roster_students": len(roster.students),
+            "roster_collisions": roster.collisions,
+            "containers": {k: len(v) for k, v in containers.items()},
             "collected": [vars(m) for m in best.values()],
             "superseded": [vars(m) for m in superseded],
-            "unmatched": [vars(m) for m in unmatched]})
+            "claims": [vars(m) for m in claims],
+            "unmatched": [vars(m) for m in unmatched],
+            "attention": attention})
+        # per student, kept across runs: a later run that collects nothing of a
+        # student leaves what the earlier one found
+        students = _read_json(_students_notes_path(app.coursedir.root,
+                                                   app.coursedir.assignment_id))
+        touched = {m.student_id for m in best.values()} | set(attention)
+        for sid in touched:
+            mine = [m for m in best.values() if m.student_id == sid]
+            students[sid] = {"late": any(m.late for m in mine),
+                             "files": sorted(m.path for m in mine),
+                             "canvas_id": next((m.canvas_id for m in mine if m.canvas_id),
+                                               None),
+                             "attention": attention.get(sid, [])}
+        _write_report(_students_notes_path(app.coursedir.root, app.coursedir.assignment_id),
+                      students)
         return self._chosen
 
     def collect(self, submitted_file):
@@ -557,6 +759,10 @@ class LmsGradesExporter(ExportPlugin):
 
     roster = Unicode("", help="the roster CSV").tag(config=True)
     report_dir = Unicode("", help="the grading reports' folder").tag(config=True)
+    canvas_assignment_ids = Dict({}, help="Canvas's id of each assignment, e.g. "
+                                 "{'ch05': '123456'}: the Canvas export's column is then "
+                                 "'ch05 (123456)', which Canvas matches to that assignment "
+                                 "(a name alone makes a new assignment)").tag(config=True)
 
     def export(self, gradebook):
         dest = self.to or "grades.csv"
@@ -566,21 +772,31 @@ class LmsGradesExporter(ExportPlugin):
         for assignment in sorted(gradebook.assignments, key=lambda a: a.name):
             if self.assignment and assignment.name not in self.assignment:
                 continue
-            collected = self._collect_notes(assignment.name)
-            late_flags = {m["student_id"]: m.get("late") for m in collected}
+            notes = self._collect_notes(assignment.name)
             submissions = {s.student.id: s for s in assignment.submissions}
             for student in students:
                 if self.student and student.id not in self.student:
                     continue
                 submission = submissions.get(student.id)
-                rows.append(self._row(assignment, submission, student, roster, late_flags)
-                            if submission is not None
-                            else self._missing_row(assignment, student, roster))
+                row = (self._row(assignment, submission, student, roster, notes)
+                       if submission is not None
+                       else self._missing_row(assignment, student, roster))
+                _add_attention(row, notes.get(student.id, {}).get("attention", []))
+                row["_canvas_id"] = notes.get(student.id, {}).get("canvas_id") or ""
+                rows.append(row)
         with open(dest, "w", newline="", encoding="utf-8") as fh:
-            writer = csv.DictWriter(fh, fieldnames=COLUMNS)
+            writer = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
             writer.writeheader()
             writer.writerows(rows)
         self.log.info("wrote %d rows to %s", len(rows), dest)
+        folder = os.path.join(os.path.dirname(os.path.abspath(dest)), "grades")
+        for aid in sorted({r["assignment"] for r in rows}):
+            mine = [r for r in rows if r["assignment"] == aid]
+            write_assignment_grades(mine, os.path.join(folder, f"{aid}.csv"))
+            write_canvas_grades(mine, os.path.join(folder, f"{aid}-canvas.csv"),
+                                self.canvas_assignment_ids.get(aid))
+            self.log.info("wrote %s and %s", os.path.join(folder, f"{aid}.csv"),
+                          os.path.join(folder, f"{aid}-canvas.csv"))
 
     @staticmethod
     def _who(student, roster):
@@ -610,14 +826,17 @@ class LmsGradesExporter(ExportPlugin):
         return row
 
     def _collect_notes(self, aid):
-        path = os.path.join(self.report_dir, aid, "collect.json")
-        try:
-            with open(path, encoding="utf-8") as fh:
-                return json.load(fh).get("collected", [])
-        except (OSError, ValueError):
-            return []
+        """What collection found, per student (kept across runs); from an
+        older course, the last run's collect.json."""
+        notes = _read_json(_students_notes_path(os.path.dirname(self.report_dir), aid)) \
+            if self.report_dir else {}
+        if not notes:
+            last = _read_json(os.path.join(self.report_dir, aid, "collect.json"))
+            notes = {m["student_id"]: {"late": m.get("late")}
+                     for m in last.get("collected", []) if isinstance(m, dict)}
+        return notes
 
-    def _row(self, assignment, submission, student, roster, late_flags):
+    def _row(self, assignment, submission, student, roster, notes):
         auto = auto_max = manual = manual_max = 0.0
         pending = 0
         for nb in submission.notebooks:
@@ -660,10 +879,75 @@ class LmsGradesExporter(ExportPlugin):
                                                        report.get("tampering", [])]),
             "tampering": len(report.get("tampering", [])),
             "late": "yes" if (submission.total_seconds_late or 0) > 0 or
-            late_flags.get(student.id) else "no",
+            notes.get(student.id, {}).get("late") else "no",
             "timestamp": submission.timestamp.isoformat() if submission.timestamp else "",
         }
 
 
 def _fmt(x):
     return f"{x:g}"
+
+
+def _add_attention(row, reasons):
+    """Collection's findings about a student (a file naming another student,
+    an upload too large to unpack) flag their row, submitted or not."""
+    reasons = [r for r in reasons if r not in row["attention_reason"]]
+    if reasons:
+        row["needs_attention"] = "yes"
+        row["attention_reason"] = "; ".join(
+            [x for x in [row["attention_reason"]] if x] + [f"collection: {r}" for r in reasons])
+
+
+# The per-assignment file (grades/<assignment>.csv): one row per student of
+# the roster, ready for an LMS's grade import; points are empty (not 0) for
+# a student who handed nothing in.
+ASSIGNMENT_COLUMNS = ["student_id", "name", "lms_id", "email", "status", "points",
+                      "max_points", "needs_manual_grading", "needs_attention", "reason",
+                      "late"]
+
+
+def write_assignment_grades(rows, path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=ASSIGNMENT_COLUMNS)
+        writer.writeheader()
+        for r in rows:
+            writer.writerow({
+                "student_id": r["student_id"], "name": r["name"], "lms_id": r["lms_id"],
+                "email": r["email"], "status": r["status"], "points": r["total"],
+                "max_points": r["max_score"],
+                "needs_manual_grading": r["needs_manual_grading"],
+                "needs_attention": r["needs_attention"], "reason": r["attention_reason"],
+                "late": r["late"]})
+
+
+CANVAS_COLUMNS = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+
+
+def _sortable(name):
+    """Canvas's "Last, First" form of a name."""
+    parts = name.split()
+    return f"{parts[-1]}, {' '.join(parts[:-1])}" if len(parts) >= 2 else name
+
+
+def write_canvas_grades(rows, path, canvas_assignment_id=None):
+    """Canvas's gradebook import (Grades > Import): Student, ID (the Canvas
+    user id, when a Canvas download showed it), SIS User ID (the roster's
+    student id), SIS Login ID, Section, then the assignment's column, with
+    its points possible in the second row.  Only a final grade is filled in:
+    a student whose submission needs hand marking or attention, or who
+    handed nothing in, has an empty cell (Canvas leaves it as it is), so an
+    import never records a partial mark or a zero by mistake."""
+    aid = rows[0]["assignment"] if rows else ""
+    column = f"{aid} ({canvas_assignment_id})" if canvas_assignment_id else aid
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(CANVAS_COLUMNS + [column])
+        top = max((r["max_score"] for r in rows), key=lambda x: float(x or 0), default="")
+        writer.writerow(["    Points Possible", "", "", "", "", top])
+        for r in rows:
+            final = r["status"] == GRADED and r["needs_attention"] == "no"
+            writer.writerow([_sortable(r["name"]) if r["name"] else r["student_id"],
+                             r.get("_canvas_id", ""), r["student_id"], "", "",
+                             r["total"] if final else ""])
