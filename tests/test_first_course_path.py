@@ -264,3 +264,57 @@ def test_the_landing_page_names_sections_by_their_numbers_and_titles():
 def test_the_landing_page_explains_the_advanced_marker():
     section, _ = landing_paths()
     assert f"**{syllabus.ADVANCED}**" in section
+
+
+def heading_slug(title):
+    """MyST's default slug of a heading (myst_heading_anchors in _config.yml):
+    made from the heading's text without its inline maths, lower case, spaces
+    to hyphens, anything but word characters and hyphens dropped (the ★ of
+    the marker too)."""
+    title = re.sub(r"\$[^$]*\$", "", title.strip())
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def test_the_landing_page_links_every_section_it_names():
+    """A reading path's '§N.M *Title*' is a link to that section's heading,
+    [§N.M *Title*](chNN_name.ipynb#slug): a reader clicks through to it."""
+    section, _ = landing_paths()
+    headings = {}
+    for path in CHAPTERS:
+        doc = os.path.splitext(os.path.basename(path))[0]
+        k = 0
+        with open(path, encoding="utf-8") as fh:
+            cells = json.load(fh)["cells"]
+        for cell in cells:
+            if cell["cell_type"] != "markdown":
+                continue
+            for line in "".join(cell["source"]).splitlines():
+                h = syllabus.heading(line)
+                if h and h[0] == 2:
+                    k += 1
+                    text = re.match(r"^#+ (.*?)\s*$", line).group(1)
+                    headings[f"{syllabus.number(doc)}.{k}"] = (doc, heading_slug(text))
+    named = re.findall(r"§(\d+\.\d+) \*[^*]+\*", section)
+    linked = re.findall(r"\[§(\d+\.\d+) \*[^*]+\*\]\((ch\d\d_\w+)\.ipynb#([\w-]+)\)", section)
+    assert len(named) >= 20 and len(linked) == len(named), "a section named without a link"
+    for number, doc, slug in linked:
+        assert headings[number] == (doc, slug), (number, doc, slug)
+
+
+def test_heading_slug_is_mysts():
+    """The slug above is the one MyST computes for each section heading of the
+    chapters (its parser and compute_unique_slug, inline maths included)."""
+    from markdown_it.tree import SyntaxTreeNode
+    from myst_parser.config.main import MdParserConfig
+    from myst_parser.mdit_to_docutils.base import DocutilsRenderer, compute_unique_slug
+    from myst_parser.parsers.mdit import create_md_parser
+
+    md = create_md_parser(MdParserConfig(enable_extensions={"dollarmath"}), DocutilsRenderer)
+    titles = [line for path in CHAPTERS
+              for cell in json.load(open(path, encoding="utf-8"))["cells"]
+              if cell["cell_type"] == "markdown"
+              for line in "".join(cell["source"]).splitlines() if line.startswith("## ")]
+    assert len(titles) > 100 and any("$" in t for t in titles)
+    for line in titles:
+        heading = SyntaxTreeNode(md.parse(line)).children[0]
+        assert compute_unique_slug(heading, set()) == heading_slug(line[3:]), line
