@@ -28,9 +28,12 @@ search page:
   plotly figure has a text description and sits in no role="img";
 * at 390 px wide (a phone, a real 390 px viewport set over the DevTools
   protocol) the page does not scroll sideways, no figure's title or readout
-  is cut off, no display equation, figure or table has a start or end that
-  no scrolling reaches (a numbered equation overflowing to the left), and no
-  figure is shrunk below the width at which its text is 9 px.
+  is cut off, no display equation, inline formula, figure or table has a
+  start or end that no scrolling reaches (a numbered equation overflowing to
+  the left, an inline formula clipped by its box), no two labels inside a
+  plotly figure overlap, no figure is shrunk below
+  the width at which its text is 9 px, and every figure or output that
+  scrolls sideways says so (_static/scroll-cue.js's cue line before it).
 And once per book: _static/mathjax holds at most 3 MB.  Several books (the
 instructor and the student edition) are checked in one run, their pages
 shared out among --jobs browsers; in the books after the first, colour
@@ -235,6 +238,19 @@ CUT_TEXT = """Array.from(document.querySelectorAll('.plotly-graph-div')).filter(
     return r.width > 0 && (r.left < w.left - 1 || r.right > w.right + 1); }); }).map(gd => gd.id)"""
 
 
+# At a phone's width: in-plot labels of a plotly figure (annotations, text
+# points) that overlap one another ("0.60.40.3" for four iso-kappa labels).
+OVERLAP_TEXT = """Array.from(document.querySelectorAll('.plotly-graph-div')).flatMap(gd => {
+  const boxes = Array.from(gd.querySelectorAll('.annotation-text, .textpoint text'))
+    .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([s, r]) => s.trim() && r.width > 0);
+  const out = [];
+  boxes.forEach(([s, a], i) => boxes.slice(i + 1).forEach(([u, b]) => {
+    const dx = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const dy = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    if (dx > 1 && dy > 1) out.push(`${gd.id}: "${s}" and "${u}"`); }));
+  return out; })"""
+
+
 # At a phone's width: display equations, figures and tables whose start or end
 # no scrolling can bring into view.  For each, walk up its clipping ancestors
 # (overflow-x not visible), scroll each to both ends, and measure what stays
@@ -261,6 +277,7 @@ CUT_OFF = r"""(() => {
   const near = e => '#' + ((e.closest('[id]') || {}).id || '');
   const out = [], kinds = [
     ['display equation', 'mjx-container[display="true"]', c => c.querySelector('mjx-math') || c],
+    ['inline formula', '.bd-article mjx-container:not([display="true"])', c => c.querySelector('mjx-math') || c],
     ['figure', '.bd-article img', e => e],
     ['table', '.bd-article table', e => e]];
   for (const [kind, selector, part] of kinds) {
@@ -276,6 +293,15 @@ CUT_OFF = r"""(() => {
                  `below the ${min} px at which its text is readable`);
     });
   }
+  // a box that scrolls sideways says so (_static/scroll-cue.js)
+  if (window.aukbookScrollCue) window.aukbookScrollCue();
+  document.querySelectorAll('.bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html')
+    .forEach((box, i) => {
+      if (box.scrollWidth <= box.clientWidth + 1 || !box.getBoundingClientRect().width) return;
+      const hint = box.previousElementSibling;
+      if (!(hint && hint.classList.contains('aukbook-scroll-hint')))
+        out.push(`a ${box.tagName.toLowerCase()}.${box.className.split(' ')[0]} (in ${near(box)}) scrolls sideways with no cue`);
+    });
   return out;
 })()"""
 
@@ -297,6 +323,9 @@ def check_narrow(b, path, shots, redraw=0.6):
     cut = b.evaluate(CUT_TEXT)
     if cut:
         problems.append(f"at {NARROW[0]} px wide, text of figure(s) {', '.join(cut)} is cut off")
+    overlap = b.evaluate(OVERLAP_TEXT)
+    if overlap:
+        problems.append(f"at {NARROW[0]} px wide, labels overlap in a figure: {'; '.join(overlap[:5])}")
     problems += [f"at {NARROW[0]} px wide, {p}" for p in b.evaluate(CUT_OFF)]
     if shots:
         name = os.path.splitext(os.path.basename(path))[0] + f"-{NARROW[0]}.png"

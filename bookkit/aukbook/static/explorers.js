@@ -12,7 +12,11 @@
  *   - on a narrow figure (a phone) leaves the readout to that text, which
  *     wraps, instead of the plot's one-line title and in-plot text, which
  *     would be cut off or cover the curves, and hides a legend drawn inside
- *     the plot (the figure's caption names the colours).
+ *     the plot (the figure's caption names the colours);
+ *   - after every redraw hides an in-plot label that would overlap another
+ *     (on a phone the iso-kappa lines' labels crowd together): the later
+ *     annotations (the optimum, the pivot) are kept first, then the earlier
+ *     ones that still fit; at full width every label fits and none is hidden.
  */
 (function () {
   "use strict";
@@ -141,6 +145,8 @@
     var anchor = gd.parentNode && gd.parentNode.style.height ? gd.parentNode : gd;
     anchor.parentNode.insertBefore(box, anchor.nextSibling);
 
+    gd.on("plotly_afterplot", function () { declutter(gd); });
+
     var hide = {};
     sliders.forEach(function (_, i) { hide["sliders[" + i + "].visible"] = false; });
     Plotly.relayout(gd, hide).then(fit).then(refresh);
@@ -150,6 +156,22 @@
       timer = setTimeout(function () { fit().then(refresh); }, 150);
     });
     return inputs;
+  }
+
+  function declutter(gd) {   // no two in-plot labels on top of each other
+    var kept = [];
+    var labels = Array.prototype.slice.call(gd.querySelectorAll("g.annotation")).reverse();
+    labels.forEach(function (g) {
+      g.style.display = "";
+      var r = (g.querySelector(".annotation-text-g") || g).getBoundingClientRect();
+      if (!r.width) return;
+      var hit = kept.some(function (k) {
+        return Math.min(r.right, k.right) - Math.max(r.left, k.left) > 1 &&
+               Math.min(r.bottom, k.bottom) - Math.max(r.top, k.top) > 1;
+      });
+      if (hit) g.style.display = "none";
+      else kept.push(r);
+    });
   }
 
   function whenDrawn(gd, tries) {
