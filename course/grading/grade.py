@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import lms  # noqa: E402
 import sandbox  # noqa: E402
+import sanitize  # noqa: E402
 
 
 def copy_submissions(src, dest):
@@ -273,6 +274,8 @@ def main(argv=None):
                                                 else ""), flush=True)
             rc = (autograde(course, aid, args.force, jobs, log) if step[0] == "autograde"
                   else nbgrader(course, step, log))
+            if step[0] == "zip_collect":          # what a student wrote is data
+                sanitize.sanitize_submitted(course, aid, log)
             if rc != 0:
                 failed.append(step[0])
     print()

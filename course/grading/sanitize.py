@@ -253,6 +253,18 @@ def _prose(text):
         return f"\\[image not shown: {alt}\\]"
 
     text = _IMAGE.sub(image, text)
+    refs = {" ".join(m.group(1).lower().split()): _dest(m.group(2))
+            for m in re.finditer(r"^[ ]{0,3}\[([^\]\n]+)\]:[ \t]*\n?[ \t]*(<[^>\n]*>|\S+)",
+                                 text, re.M)}
+
+    def ref_image(m):                     # ![alt][ref], ![alt][] and ![alt]
+        label = " ".join((m.group(2) or m.group(1)).lower().split())
+        url = refs.get(label)
+        if url is None or safe_image(url) or url.startswith("attachment:"):
+            return m.group(0)
+        return f"\\[image not shown: {m.group(1)}\\]"
+
+    text = re.sub(r"!\[([^\[\]\n]*)\](?:\[([^\[\]\n]*)\])?(?![(\[:])", ref_image, text)
     text = _LINK.sub(lambda m: m.group(0) if _kept(m.group(2)) else m.group(1) + "#", text)
     return _REFDEF.sub(lambda m: m.group(0) if _kept(m.group(2)) else m.group(1) + "#", text)
 
@@ -332,7 +344,10 @@ def sanitize_markdown(source, attachments=None):
 _WORD = re.compile(r"[A-Za-z0-9_\-]{1,64}")
 _NBGRADER = {"grade": bool, "solution": bool, "locked": bool, "task": bool,
              "points": (int, float), "grade_id": str, "schema_version": int,
-             "checksum": str, "cell_type": str}
+             "checksum": str, "cell_type": str,
+             # what nbgrader's GetGrades adds for the feedback page (the instructor's
+             # comment is Markdown, rendered by markdown2html below)
+             "score": (int, float), "comment": str}
 
 
 def _b64(value):
@@ -389,9 +404,15 @@ def _safe_cell_metadata(md):
         tags = [t for t in tags if isinstance(t, str) and _WORD.fullmatch(t)]
         if tags:
             out["tags"] = tags
-    for key in ("deletable", "editable"):
+    for key in ("deletable", "editable", "collapsed", "scrolled"):
         if isinstance(md.get(key), bool):
             out[key] = md[key]
+    jup = md.get("jupyter")
+    if isinstance(jup, dict):
+        jup = {k: v for k, v in jup.items()
+               if k in ("source_hidden", "outputs_hidden") and isinstance(v, bool)}
+        if jup:
+            out["jupyter"] = jup
     return out
 
 
@@ -585,3 +606,21 @@ if Preprocessor is not None:
         if head:
             return page[:head.end()] + "\n" + meta + page[head.end():]
         return meta + page
+
+
+def sanitize_submitted(course, aid, log=None):
+    """Make every notebook nbgrader collected under ``course/submitted/*/aid/``
+    inert (``grade.py`` calls it right after ``zip_collect``), so that no copy
+    the instructor may open holds a student's active markup; the changes go to
+    ``log``.  An untouched locked cell is never changed (the kit's own Markdown
+    passes unchanged: ``tests/test_grading_sanitize.py``), so restoring locked
+    cells reports nothing new."""
+    import glob
+    import os
+    done = {}
+    for folder in sorted(glob.glob(os.path.join(course, "submitted", "*", aid))):
+        done.update(sanitize_tree(folder))
+    if log is not None:
+        for path, changes in done.items():
+            log.write(f"[sanitize] {os.path.relpath(path, course)}: {'; '.join(changes[:20])}\n")
+    return done
