@@ -466,3 +466,131 @@ def test_no_student_script_runs_in_the_browser(pages):
         assert [h for h in control["sentinel_hits"] if "/exfiltrate" in h or
                 "/api/contents/" in h], control
         assert len(control["sentinel_hits"]) >= 10, control
+
+
+# --- the graded class: what make grade stored, and the real formgrader ----------------------
+
+def _markup_student(aid):
+    g = gc.graded(aid)
+    sids = [s for s, k in g.kinds.items() if k == "hostile-markup"]
+    if not sids:
+        pytest.skip(f"no hostile-markup submission in {aid}'s class")
+    return g, sids[0]
+
+
+@pytest.mark.skipif(gc.FULL not in gc.CHAPTERS, reason="the sample chapter is graded")
+def test_make_grade_stores_the_hostile_markup_inert():
+    """The hostile-markup student of the graded class: its notebooks under
+    submitted/ and autograded/ hold no active markup (rendered as the formgrader
+    renders Markdown), its answers earn their points, and its feedback page
+    carries the CSP, no script and the student's markup as text."""
+    g, sid = _markup_student(gc.FULL)
+    assert float(g.rows[(sid, g.aid)]["autograded"]) == subs.honest_points("full", g.labels)
+    for stage in ("submitted", "autograded"):
+        path, = glob.glob(os.path.join(g.course, stage, sid, g.aid, "*.ipynb"))
+        nb = nbformat.read(path, as_version=4)
+        assert "raw" not in {c.cell_type for c in nb.cells}, stage
+        for cell in nb.cells:
+            if cell.cell_type == "markdown":
+                assert sanitize.active_content(sanitize.render_markdown(cell.source)) == [], \
+                    (stage, cell.source[:200])
+            for o in cell.get("outputs", []):
+                assert set(o.get("data", {})) <= {"text/plain", "text/html", "text/markdown",
+                                                  "image/png", "image/jpeg", "image/gif"}
+                assert sanitize.active_content(o.get("data", {}).get("text/html", "")) == []
+        assert set(nb.metadata) <= {"kernelspec", "language_info"}
+        assert sanitize.sanitize_notebook(nb) == [], stage      # nothing left to do
+    page, = glob.glob(os.path.join(g.course, "feedback", sid, g.aid, "*.html"))
+    text = open(page, encoding="utf-8").read()
+    assert '<meta http-equiv="Content-Security-Policy" content="default-src' in text
+    assert not re.search(r"<script\b", text, re.I)
+    assert "&lt;script&gt;window.__pwned" in text
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.skipif(gc.FULL not in gc.CHAPTERS, reason="the sample chapter is graded")
+def test_the_logged_in_formgrader_runs_no_student_script(tmp_path):
+    """The instructor's view: ``jupyter server`` with nbgrader's formgrader in the
+    graded course, logged in with a token, opens the hostile submission and its
+    feedback page in headless Chromium.  The session could read the course (the
+    test's own fetch of /api/contents/ from the page gets 200) but no script of
+    the student's runs and no request of theirs leaves the page."""
+    g, sid = _markup_student(gc.FULL)
+    try:
+        sentinel = Sentinel(port=int(subs.SENTINEL.rsplit(":", 1)[1]))
+    except OSError:                   # the port is taken: the DevTools log still sees all
+        sentinel = None
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{os.path.join(g.course, 'gradebook.db')}") as gb:
+        nb_name = os.path.basename(glob.glob(os.path.join(
+            g.course, "autograded", sid, g.aid, "*.ipynb"))[0])[:-len(".ipynb")]
+        submission = gb.find_submission_notebook(nb_name, g.aid, sid).id
+    port, token = _free_port(), os.urandom(16).hex()
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTER_DATA_DIR=str(tmp_path / "data"),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    log = open(tmp_path / "server.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "server", "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={g.course}"],
+        cwd=g.course, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    raise AssertionError(open(tmp_path / "server.log").read()[-3000:])
+                time.sleep(0.5)
+        hunters = [sentinel] if sentinel else []
+        with open_browser() as b:
+            # log in as the instructor does: the token once, then the session's cookie
+            b.visit(f"{base}/formgrader?token={token}", settle=0.5)
+            seen = look(b, f"{base}/formgrader/submissions/{submission}/", hunters, settle=2)
+            seen["session_can_read_contents"] = b.evaluate(
+                "fetch('/api/contents/').then(r => r.status)", await_promise=True)
+            page, = glob.glob(os.path.join(g.course, "feedback", sid, g.aid, "*.html"))
+            feedback = look(b, "file://" + page, hunters)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        if sentinel:
+            sentinel.close()
+    report("real formgrader (jupyter server + nbgrader, logged in), graded submission", seen)
+    report("feedback page written by make grade", feedback)
+    assert seen["session_can_read_contents"] == 200     # what a script there could do
+    assert "window.__pwned" in seen["text"]              # the student's markup, as text
+    assert_inert(seen, own_origin=base)
+    assert [u for u in seen["requests"] if u.startswith(f"{base}/formgrader/submissions/")]
+    assert_inert(feedback, own_origin="file://")
+    assert feedback["csp"].startswith("default-src 'none'")
+
+
+def test_reports_show_control_characters_as_escapes():
+    """A file name or a forged status can hold terminal escape sequences
+    (clear the screen, retitle the window, hide a line) or bidirectional
+    overrides; the printed report and its file show them as escapes."""
+    name = "Jane\x1b]0;pwned\x07\x1b[2J\x1b[1A ok\u202egnp.ipynb\r"
+    shown = sanitize.printable(f"  !! {name}: not matched\nnext line\tand a tab")
+    assert shown == ("  !! Jane\\x1b]0;pwned\\x07\\x1b[2J\\x1b[1A ok\\u202egnp.ipynb\\x0d: "
+                     "not matched\nnext line\tand a tab")
+
+
+def test_rubric_sheets_run_no_script():
+    import make_rubric_sheets
+    page = make_rubric_sheets.to_html("# Sheet\n\n<script>alert(1)</script>", "Rubric sheet: s1")
+    head = page[:page.index("<title>")]
+    assert "Content-Security-Policy" in head and "default-src 'none'" in head

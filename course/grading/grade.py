@@ -93,7 +93,7 @@ def _relay(proc, log, lock=None):
             lock.acquire()
         log.write(line)
         if "[grading]" in line:
-            print("  " + line.split("[grading]", 1)[1].strip(), flush=True)
+            print("  " + sanitize.printable(line.split("[grading]", 1)[1].strip()), flush=True)
         if lock:
             lock.release()
     return proc.wait()
@@ -213,7 +213,7 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
                      + f" (see reports/{aid}-nbgrader.log)")
     lines.append(f"grades: {os.path.join(course, 'grades.csv')}; feedback: "
                  f"{os.path.join(course, 'feedback')}/<student id>/{aid}/")
-    text = "\n".join(lines) + "\n"
+    text = sanitize.printable("\n".join(lines)) + "\n"    # file names are the students'
     with open(os.path.join(course, "reports", f"{aid}-report.txt"), "w",
               encoding="utf-8") as fh:
         fh.write(text)

@@ -477,7 +477,7 @@ def sanitize_notebook(nb):
         md = _safe_cell_metadata(cell.get("metadata"))
         if md != cell.get("metadata"):
             changes.append(f"cell {i}: metadata trimmed")
-        cell["metadata"] = nbformat.NotebookNode(md)
+        cell["metadata"] = nbformat.from_dict(md)
         if not (isinstance(cell.get("id"), str) and _WORD.fullmatch(cell["id"])):
             cell["id"] = uuid.uuid4().hex[:8]
         if kind == "markdown":
@@ -490,7 +490,7 @@ def sanitize_notebook(nb):
                                   else "markup shown as text or neutralised"))
             cell["source"] = new
             if attachments:
-                cell["attachments"] = nbformat.NotebookNode(attachments)
+                cell["attachments"] = nbformat.from_dict(attachments)
             else:
                 cell.pop("attachments", None)
         elif kind == "code":
@@ -523,7 +523,7 @@ def sanitize_notebook(nb):
         keep["language_info"] = {"name": li["name"]}
     if keep != meta:
         changes.append("notebook metadata trimmed")
-    nb["metadata"] = nbformat.NotebookNode(keep)
+    nb["metadata"] = nbformat.from_dict(keep)
     return changes
 
 
@@ -624,3 +624,15 @@ def sanitize_submitted(course, aid, log=None):
         for path, changes in done.items():
             log.write(f"[sanitize] {os.path.relpath(path, course)}: {'; '.join(changes[:20])}\n")
     return done
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text):
+    """``text`` for a terminal or a text report: control characters (a file
+    name or a forged status can hold terminal escape sequences, which rewrite
+    what the instructor's terminal shows) and bidirectional overrides (which
+    reorder what a line seems to say) are written as ``\\xNN``/``\\uNNNN``."""
+    return _CONTROL.sub(lambda m: (f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                                   else f"\\u{ord(m.group()):04x}"), str(text))
