@@ -475,8 +475,10 @@ def sanitize_notebook(nb):
             continue
         kind = cell.get("cell_type")
         md = _safe_cell_metadata(cell.get("metadata"))
-        if md != cell.get("metadata"):
-            changes.append(f"cell {i}: metadata trimmed")
+        # (other metadata, e.g. the release's own "execution" or "mystnb", goes quietly)
+        if md.get("nbgrader") != (cell.get("metadata") or {}).get("nbgrader") or \
+                md.get("tags") != (cell.get("metadata") or {}).get("tags"):
+            changes.append(f"cell {i}: nbgrader metadata or tags trimmed")
         cell["metadata"] = nbformat.from_dict(md)
         if not (isinstance(cell.get("id"), str) and _WORD.fullmatch(cell["id"])):
             cell["id"] = uuid.uuid4().hex[:8]
@@ -521,8 +523,9 @@ def sanitize_notebook(nb):
     li = meta.get("language_info")
     if isinstance(li, dict) and isinstance(li.get("name"), str) and _WORD.fullmatch(li["name"]):
         keep["language_info"] = {"name": li["name"]}
-    if keep != meta:
-        changes.append("notebook metadata trimmed")
+    if set(meta) - {"kernelspec", "language_info"}:
+        changes.append("notebook metadata trimmed: "
+                       + ", ".join(sorted(set(meta) - {"kernelspec", "language_info"}))[:200])
     nb["metadata"] = nbformat.from_dict(keep)
     return changes
 
@@ -535,8 +538,9 @@ def sanitize_file(path):
         nb = nbformat.read(path, as_version=4)
     except Exception:
         return []
+    before = nbformat.writes(nb)
     changes = sanitize_notebook(nb)
-    if changes:
+    if nbformat.writes(nb) != before:
         nbformat.write(nb, path)
     return changes
 
