@@ -256,7 +256,8 @@ My derivation: kappa is $2(ad - bc) / ((a+b)(b+d) + (a+c)(c+d))$, with $a<b$ her
 <img src="x" onerror="{PWN}"> <img src="{{sentinel}}/img.png">
 
 [a javascript: link](javascript:{PWN}) [an entity-encoded one](&#106;avascript:alert(1))
-<a href="javascript:alert(1)">raw link</a> [data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
+<a href="javascript:alert(1)">raw link</a>
+[data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
 
 <iframe src="{{sentinel}}/iframe" srcdoc="<script>parent.{PWN}</script>"></iframe>
 

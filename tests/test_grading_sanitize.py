@@ -30,7 +30,6 @@ import http.server
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -127,7 +126,8 @@ def test_the_kits_own_markdown_passes_unchanged(tmp_path):
 
 
 def test_outputs_keep_text_images_and_clean_html_only():
-    good_png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    good_png = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kg"
+                "AAAABJRU5ErkJggg==")
     outputs = [
         {"output_type": "display_data", "metadata": {"image/png": {"width": "1 onload=x"}},
          "data": {"text/html": "<table class='dataframe'><tr><td onclick=x>1</td></tr></table>"
@@ -434,7 +434,8 @@ def test_no_student_script_runs_in_the_browser(pages):
                              "/formgrader/submissions/raw/": pages["formgrade-raw"],
                              "/formgrader/submissions/unprotected/":
                              pages["formgrade-unprotected"]},
-                    count=lambda path: not path.startswith(("/formgrader/static/", "/favicon.ico")))
+                    count=lambda path: not path.startswith(("/formgrader/static/",
+                                                            "/favicon.ico")))
     results = {}
     try:
         with open_browser() as b:
