@@ -129,7 +129,8 @@ test-course: export OMP_NUM_THREADS := 1
 test-course: $(STAMP)
 	@$(BIN)/python course/grading/sandbox.py --check
 	AUKBOOK_TEST_COURSE=all $(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal \
-		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py
+		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py \
+		tests/test_grading_sanitize.py
 
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \

@@ -101,7 +101,7 @@ c.Autograde.sanitize_preprocessors = [
     _nbg + "ClearOutput", _nbg + "DeduplicateIds", _nbg + "OverwriteKernelspec",
     _our + "ReportedOverwriteCells", _nbg + "CheckCellMetadata"]
 c.Autograde.autograde_preprocessors = [
-    _our + "SandboxedExecute", _nbg + "IgnorePattern",
+    _our + "SandboxedExecute", "grading.sanitize.SanitizeSubmission", _nbg + "IgnorePattern",
     "nbconvert.preprocessors.ClearMetadataPreprocessor", _nbg + "LimitOutput",
     _nbg + "SaveAutoGrades", _nbg + "AssignLatePenalties", _nbg + "CheckCellMetadata"]
 # a deleted graded cell is put back (and reported as tampering)
@@ -125,9 +125,22 @@ c.ExportApp.plugin_class = _our + "LmsGradesExporter"
 c.LmsGradesExporter.roster = os.path.join(_root, "roster.csv")
 c.LmsGradesExporter.report_dir = os.path.join(_root, "reports")
 
-# feedback pages and the formgrader show a student's Markdown without its HTML
-# scripts
+# everything a student wrote is data (course/grading/sanitize.py): the notebooks
+# under submitted/ and autograded/ are stored inert (SanitizeSubmission above;
+# grade.py after zip_collect), and every page nbgrader renders from them, the
+# formgrader's view of a submission and the feedback, sanitizes again as it
+# renders: nbconvert's Markdown and HTML filters are replaced by nh3-cleaning
+# ones (nbgrader's formgrade template renders Markdown without nbconvert's
+# clean_html, so sanitize_html alone does not reach it), and the notebook is
+# made inert before the template sees it
 c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {{"markdown2html": "grading.sanitize.markdown2html",
+                          "clean_html": "grading.sanitize.clean_html"}}
+c.HTMLExporter.preprocessors = ["grading.sanitize.SanitizeSubmission"]
+# feedback pages carry a Content-Security-Policy that runs no script and loads
+# nothing (default-src 'none'; img-src data:; style-src 'unsafe-inline'), and no
+# MathJax from a CDN (math is shown as TeX)
+c.GenerateFeedback.exporter_class = "grading.sanitize.FeedbackHTMLExporter"
 '''
 
 

@@ -310,7 +310,10 @@ def to_html(md, title):
     from markdown_it import MarkdownIt
 
     body = MarkdownIt("commonmark").enable("table").render(md)
+    # the kit's own page: it runs no script and loads nothing
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; img-src data:\">"
             f"<title>{html.escape(title)}</title><style>body{{font-family:sans-serif;"
             "max-width:60rem;margin:auto;padding:1rem}table{border-collapse:collapse}"
             "td,th{border:1px solid #999;padding:.3rem;vertical-align:top}"

