@@ -31,7 +31,7 @@ except sandbox.SandboxUnavailable as err:        # make test installs it as root
 pytestmark = pytest.mark.skipif(BACKEND is None, reason="no sandbox: " + (
     WHY if BACKEND is None else ""))
 
-UID_BASE = 63000 + (os.getpid() % 50) * 10
+USED_UIDS = set()      # the user ids the runs of this process were given
 
 
 def run(tmp_path, cells, **limits):
@@ -47,13 +47,9 @@ def run(tmp_path, cells, **limits):
     base = sandbox.Limits(cell_cpu=10, wall=300, cpu=200, memory=1500 << 20)
     for k, v in limits.items():
         setattr(base, k, v)
-    old = sandbox.SANDBOX_UID
-    sandbox.SANDBOX_UID = UID_BASE
-    try:
-        outcome = sandbox.run(sandbox.Job(str(inbox), str(outbox), "t.ipynb"), base,
-                              log_path=str(tmp_path / "log"))
-    finally:
-        sandbox.SANDBOX_UID = old
+    outcome = sandbox.run(sandbox.Job(str(inbox), str(outbox), "t.ipynb"), base,
+                          log_path=str(tmp_path / "log"))
+    USED_UIDS.add(outcome.uid)
     records = judge.read_records(str(outbox / "records.jsonl"))
     status = {}
     if (outbox / "status.json").exists():
@@ -65,7 +61,7 @@ def left_behind():
     """Processes of the sandbox's user still alive (zombies being reaped aside)."""
     out = []
     for p in psutil.process_iter(["pid", "uids", "status", "cmdline"]):
-        if p.info["uids"] and p.info["uids"].real == UID_BASE and \
+        if p.info["uids"] and p.info["uids"].real in USED_UIDS and \
                 p.info["status"] != psutil.STATUS_ZOMBIE:
             out.append(p.info)
     return out

@@ -5,9 +5,9 @@
 Copies the input folder into the working folder (a tmpfs, the kernel's
 current directory), starts a Jupyter kernel and runs every cell, with
 errors allowed.  A cell that uses more than ``--cell-cpu`` seconds of CPU
-(its kernel and the kernel's children) or ``--cell-wall`` seconds is
-interrupted; if the kernel does not stop within a few seconds, or dies, the
-run ends there.  The executed notebook is written to
+(its kernel and the kernel's children) or ``--cell-wall`` seconds of wall-clock
+time is interrupted; if the kernel does not stop within 5 seconds, or dies,
+the run ends there.  The executed notebook is written to
 ``$AUKGRADE_OUT/executed.ipynb`` every few seconds and at the end, and
 ``status.json`` says where and why the run stopped.
 
@@ -46,11 +46,14 @@ def save(nb):
 
 
 class CellWatch(threading.Thread):
-    """Interrupts a cell that has used too much CPU; kills a kernel that ignores it."""
+    """Interrupts a cell that has used too much CPU or wall-clock time; kills a
+    kernel that ignores the interrupt for 5 s (the run then ends there)."""
 
-    def __init__(self, cell_cpu):
+    def __init__(self, cell_cpu, cell_wall=float("inf")):
         super().__init__(daemon=True)
         self.cell_cpu = cell_cpu
+        self.cell_wall = cell_wall
+        self.start_wall = None
         self.start_cpu = None
         self.interrupted_at = None
         self.killed = False
@@ -74,6 +77,7 @@ class CellWatch(threading.Thread):
     def begin_cell(self):
         with self.lock:
             self.start_cpu, self.interrupted_at = self.cpu(), None
+            self.start_wall = time.monotonic()
 
     def end_cell(self):
         with self.lock:
@@ -86,7 +90,8 @@ class CellWatch(threading.Thread):
                 if self.start_cpu is None:
                     continue
                 used = self.cpu() - self.start_cpu
-                if self.interrupted_at is None and used > self.cell_cpu:
+                late = time.monotonic() - self.start_wall > self.cell_wall
+                if self.interrupted_at is None and (used > self.cell_cpu or late):
                     self.interrupted_at = time.monotonic()
                     self.signal(signal.SIGINT)
                 elif self.interrupted_at and time.monotonic() - self.interrupted_at > 5:
@@ -130,10 +135,12 @@ def main():
               "interrupted": []}
     write_json("status.json", status)
 
-    watch = CellWatch(args.cell_cpu)
+    watch = CellWatch(args.cell_cpu, args.cell_wall)
     watch.start()
+    # the watch interrupts a cell at its wall-clock limit; nbclient's own
+    # time-out is only the backstop
     client = NotebookClient(
-        nb, timeout=int(args.cell_wall), allow_errors=True, interrupt_on_timeout=True,
+        nb, timeout=int(args.cell_wall) + 30, allow_errors=True, interrupt_on_timeout=True,
         kernel_name="python3", resources={"metadata": {"path": work}},
         record_timing=False, iopub_timeout=10, shutdown_kernel="immediate",
         extra_arguments=["--HistoryManager.hist_file=:memory:"])
