@@ -235,6 +235,31 @@ except Exception as err:
     print("out:", type(err).__name__, err)
 '''
 
+# a process that outlives the kernel and keeps replacing the runner's status
+# file with one of the wrong types (the grader once failed on it with a TypeError)
+FORGE_STATUS = '''\
+import json, subprocess, sys
+forged = json.dumps({"cells": "many", "ran": -1, "stopped": 7, "stopped_cell": [1],
+                     "interrupted": 5})
+loop = ("import os, time\\nwhile True:\\n"
+        "    open('/grading/out/.f', 'w').write(%r)\\n"
+        "    os.replace('/grading/out/.f', '/grading/out/status.json')\\n"
+        "    time.sleep(0.005)\\n" % forged)
+subprocess.Popen([sys.executable, "-c", loop], start_new_session=True)
+'''
+# execution counts no kernel gives: nbgrader once found the graded notebook
+# invalid ("Notebook is invalid after preprocessor") and saved no mark at all
+NEGATIVE_COUNT = "get_ipython().execution_count = -100\n"
+# a cell that never ends, uses no CPU and swallows the interrupt
+HANG = '''\
+import time
+while True:
+    try:
+        time.sleep(3600)
+    except BaseException:
+        pass
+'''
+
 # name: (fill() keywords, honest earnings)
 HOSTILE = {
     "import-references": ({"extra": FIND_REFERENCES, "references": True}, "form"),
@@ -250,6 +275,9 @@ HOSTILE = {
     "fork-bomb": ({"extra_after": FORK_BOMB}, "first"),
     "write-outside": ({"extra_after": WRITE_OUTSIDE, "all_wrong": True}, "form"),
     "tamper-cells": ({"tamper": True}, "full"),
+    "forge-status": ({"extra": FORGE_STATUS}, "full"),
+    "negative-count": ({"extra": NEGATIVE_COUNT}, "full"),
+    "hang": ({"extra_after": HANG}, "first"),
 }
 # the six kinds every chapter is tested with (the others need no chapter's content)
 EVERY_CHAPTER = ("import-references", "patch-comparison", "patch-library",
