@@ -289,6 +289,11 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
     if no_row and not failed:
         lines.append("")
         lines.append(f"NO ROW IN grades.csv ({len(no_row)}): " + ", ".join(no_row))
+    absent = sorted(set(only) - this_run)
+    if absent:
+        lines.append("")
+        lines.append(f"NOT REGRADED ({len(absent)}): no submission of "
+                     + ", ".join(absent) + " was collected from the submissions folder")
     graded = set(runs)
     if roster and not only:
         missing = sorted(set(roster.students) - {m["student_id"] for m in collected} - graded)
@@ -429,6 +434,10 @@ def main(argv=None):
 def time_limits(course, aid):
     """Time the reference solution in the sandbox (once per version of it) and
     say what each submission may take."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for path in (os.path.join(root, "tests"), os.path.join(root, "course")):
+        if path not in sys.path:          # the reference answers, as the course's config does
+            sys.path.insert(0, path)
     import nbgrader_plugins as plugins
     lease = sandbox.UidLease(1) if sandbox.needs_uids() else None
     old = os.environ.get("AUKGRADE_UIDS")
