@@ -362,9 +362,17 @@ def test_time_limits_follow_the_reference_solution():
 
     base = sandbox.Limits()
     fast = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0})
-    assert (fast.wall, fast.cpu, fast.cell_wall, fast.cell_cpu) == (108.0, 60.0, 30.0, 20.0)
+    assert (fast.wall, fast.cpu, fast.cell_wall, fast.cell_cpu) == (124.0, 60.0, 45.0, 20.0)
     slow = nbgrader_plugins.proportionate_limits(base, {"wall": 40.0, "cpu": 30.0})
-    assert (slow.wall, slow.cpu, slow.cell_wall, slow.cell_cpu) == (300.0, 210.0, 120.0, 90.0)
+    assert (slow.wall, slow.cpu, slow.cell_wall, slow.cell_cpu) == (380.0, 210.0, 160.0, 90.0)
+    # a machine three times as busy as when the reference ran: three times the
+    # wall-clock time, the same CPU time
+    busy = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0, "load": 1.5},
+                                                 load=4.5)
+    assert (busy.wall, busy.cpu, busy.cell_wall, busy.cell_cpu) == (372.0, 60.0, 135.0, 20.0)
+    calm = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0, "load": 3},
+                                                 load=1.0)
+    assert calm.wall == fast.wall
     huge = nbgrader_plugins.proportionate_limits(base, {"wall": 1e4, "cpu": 1e4})
     assert (huge.wall, huge.cpu, huge.cell_wall, huge.cell_cpu) == (
         base.wall, base.cpu, base.cell_wall, base.cell_cpu)

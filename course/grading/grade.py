@@ -444,7 +444,7 @@ def time_limits(course, aid):
     try:
         if lease is not None:
             os.environ.update(lease.env())
-        reference = plugins.reference_run(course, aid)
+        reference = plugins.reference_run(course, aid, again=True)
     except Exception as err:          # the default limits apply; say why
         reference = None
         print(f"  (timing the reference solution failed: {type(err).__name__}: {err})")
@@ -458,7 +458,8 @@ def time_limits(course, aid):
     limits = sandbox.Limits.from_env()
     if reference and os.environ.get("AUKGRADE_PROPORTIONATE", "1") != "0":
         limits = plugins.proportionate_limits(limits, reference,
-                                              plugins._limit_names_set({}))
+                                              plugins._limit_names_set({}),
+                                              load=plugins.machine_load())
     return plugins.describe_limits(limits, reference)
 
 

@@ -278,12 +278,25 @@ def _execution_count(count):
 REFERENCE_VERSION = 1
 
 
-def proportionate_limits(limits, reference, fixed=()):
+def machine_load():
+    """Runnable processes per core over the last minute, at least 1."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
+
+
+def proportionate_limits(limits, reference, fixed=(), load=None):
     """``limits`` with the time limits scaled to the reference run (``{"wall":
-    s, "cpu": s}``), never above ``limits``; names in ``fixed`` stay."""
+    s, "cpu": s, "load": l}``), never above ``limits``; names in ``fixed``
+    stay.  Wall-clock limits grow with the machine's load (``load``, now)
+    over the load the reference ran under: a busy machine slows every
+    notebook, CPU time is what the notebook itself used."""
     wall, cpu = float(reference["wall"]), float(reference["cpu"])
-    scaled = {"wall": max(90.0, 60 + 6 * wall), "cpu": max(60.0, 30 + 6 * cpu),
-              "cell_wall": max(30.0, 3 * wall), "cell_cpu": max(20.0, 3 * cpu)}
+    busier = 1.0 if load is None else max(1.0, load / max(1.0, float(
+        reference.get("load") or 1.0)))
+    scaled = {"wall": max(120.0, 60 + 8 * wall) * busier, "cpu": max(60.0, 30 + 6 * cpu),
+              "cell_wall": max(45.0, 4 * wall) * busier, "cell_cpu": max(20.0, 3 * cpu)}
     out = dataclasses.replace(limits)
     for name, value in scaled.items():
         if name not in fixed:
@@ -302,11 +315,13 @@ def reference_path(report_dir, aid):
     return os.path.join(report_dir, f"{aid}-reference.json")
 
 
-def reference_run(course, aid, report_dir=None, slot=0, log=None):
+def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
     """How long the assignment's reference solution (``source/<aid>``) runs in
-    the sandbox: ``{"wall", "cpu", ...}``, measured once per version of the
-    source notebook (kept in reports/<aid>-reference.json), or None when it
-    did not run cleanly (then the default limits apply)."""
+    the sandbox: ``{"wall", "cpu", "load", ...}``, kept in
+    reports/<aid>-reference.json and measured again when the source notebook
+    changed or ``again`` (``grade.py`` times it at the start of every run, on
+    the machine as it is then), or None when it did not run cleanly (then the
+    default limits apply)."""
     import fcntl
     import hashlib
     report_dir = report_dir or os.path.join(course, "reports")
@@ -324,7 +339,8 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None):
         try:
             with open(path, encoding="utf-8") as fh:
                 cached = json.load(fh)
-            if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION:
+            if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION \
+                    and not again:
                 return cached if cached.get("ok") else None
         except (OSError, ValueError, AttributeError):
             pass
@@ -332,6 +348,7 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None):
         labels = [c.metadata["nbgrader"]["grade_id"][:-len("-value")] for c in nb.cells
                   if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-value")]
         job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-reference-")
+        load = machine_load()
         try:
             outcome, _, runner, records = _run_notebook(
                 nb, name[:-len(".ipynb")], source, [l for l in labels if l in CHECKS],
@@ -341,6 +358,7 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None):
         ok = outcome.ok and not runner.get("stopped") and not runner.get("interrupted")
         result = {"version": REFERENCE_VERSION, "source": digest, "notebook": name,
                   "ok": ok, "wall": round(outcome.wall, 2), "cpu": round(outcome.cpu, 2),
+                  "load": round(max(load, machine_load()), 2),
                   "status": outcome.status, "recorded": sorted(records),
                   "measured_at": datetime.datetime.now().isoformat(timespec="seconds")}
         _write_report(path, result)
@@ -417,7 +435,8 @@ class SandboxedExecute(NbGraderPreprocessor):
                 self.log.exception("timing the reference solution of %s failed", aid)
                 reference = None
         if reference:
-            limits = proportionate_limits(limits, reference, _limit_names_set(self.limits))
+            limits = proportionate_limits(limits, reference, _limit_names_set(self.limits),
+                                          load=machine_load())
         return limits, reference
 
     def preprocess(self, nb, resources):
