@@ -428,13 +428,19 @@ def test_a_hanging_notebook_frees_its_slot_in_proportion_to_the_reference():
     g = graded(FULL)
     with open(os.path.join(g.course, "reports", f"{FULL}-reference.json")) as fh:
         reference = json.load(fh)
-    assert reference["ok"] and reference["wall"] < 120, reference
+    assert reference["ok"], reference
     assert "time limits: a notebook" in g.stdout and "reference solution ran in" in g.stdout
     sid = next(s for s, k in g.kinds.items() if k == "hang")
     report = g.reports[sid]
     limits = report["limits"]
-    assert limits["wall"] < 900 and limits["cell_wall"] <= max(30, 3 * reference["wall"]) + 0.1
-    assert report["sandbox"]["wall"] < limits["cell_wall"] + 60, report["sandbox"]
+    basis = limits["reference"]
+    # 4 times the reference's wall time (at least 45 s), times how much busier
+    # the machine was than when the reference ran, at most the 600 s ceiling
+    assert limits["cell_wall"] == pytest.approx(
+        min(600.0, max(45.0, 4 * basis["wall"]) * basis["busier"]), abs=0.1)
+    # stopped 5 s after the cell's limit (start-up and load aside), not after
+    # the 900 s it held a slot for before
+    assert report["sandbox"]["wall"] < min(900.0, limits["cell_wall"] + 90), report["sandbox"]
     reason = g.rows[(sid, FULL)]["attention_reason"]
     assert "kept running" in reason and "reference solution ran in" in reason, reason
     assert f"a cell may run {limits['cell_wall']:.0f} s" in reason

@@ -435,8 +435,11 @@ class SandboxedExecute(NbGraderPreprocessor):
                 self.log.exception("timing the reference solution of %s failed", aid)
                 reference = None
         if reference:
+            load = machine_load()
             limits = proportionate_limits(limits, reference, _limit_names_set(self.limits),
-                                          load=machine_load())
+                                          load=load)
+            reference = dict(reference, busier=round(max(1.0, load / max(1.0, float(
+                reference.get("load") or 1.0))), 3))
         return limits, reference
 
     def preprocess(self, nb, resources):
@@ -456,6 +459,9 @@ class SandboxedExecute(NbGraderPreprocessor):
         limits, reference = self._limits(aid)
         report["limits"] = {k: getattr(limits, k) for k in
                             ("wall", "cpu", "cell_wall", "cell_cpu")}
+        if reference:
+            report["limits"]["reference"] = {k: reference.get(k) for k in
+                                             ("wall", "cpu", "load", "busier")}
         job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-")
         try:
             outcome, data, runner, records = _run_notebook(
