@@ -298,21 +298,24 @@ def test_execution_counts_no_kernel_gives_are_dropped(count, kept):
     assert nbgrader_plugins._execution_count(count) == kept
 
 
+# as nbgrader 0.9 logs it: a record's continuation lines indented by 4
 NBGRADER_LOG = """\
 [AutogradeApp | INFO] Autograding /c/autograded/s005/ch01/ch01_accuracy_kappa.ipynb
 [AutogradeApp | ERROR] Notebook is invalid after preprocessor <grading.nbgrader_plugins.X>
 [AutogradeApp | ERROR] There was an error processing assignment: /c/submitted/s005/ch01
 [AutogradeApp | ERROR] Traceback (most recent call last):
-  File "/x/nbgrader/converters/base.py", line 425, in convert_notebooks
-    self.convert_single_notebook(notebook_filename)
-jsonschema.exceptions.ValidationError: -100 is less than the minimum of 0
-
-During handling of the above exception, another exception occurred:
-
-Traceback (most recent call last):
-  File "/x/nbconvert/exporters/exporter.py", line 347, in _validate_preprocessor
-nbformat.validator.NotebookValidationError: -100 is less than the minimum of 0
-
+      File "/x/nbgrader/converters/base.py", line 425, in convert_notebooks
+        self.convert_single_notebook(notebook_filename)
+        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    jsonschema.exceptions.ValidationError: -100 is less than the minimum of 0
+    
+    During handling of the above exception, another exception occurred:
+    
+    Traceback (most recent call last):
+      File "/x/nbconvert/exporters/exporter.py", line 347, in _validate_preprocessor
+    nbformat.validator.NotebookValidationError: -100 is less than the minimum of 0
+    
+[AutogradeApp | WARNING] Removing failed assignment: /c/autograded/s005/ch01
 [AutogradeApp | INFO] Autograding /c/autograded/s006/ch01/ch01_accuracy_kappa.ipynb
 [AutogradeApp | ERROR] There was an error processing assignment 'ch01' for student 's005'
 [AutogradeApp | ERROR] There was an error processing assignment 'ch01' for student 's009'

@@ -176,8 +176,13 @@ def failures(lines, aid):
             if "Traceback" not in line and where == "traceback":
                 current = None
             continue
-        if where == "traceback" and line.strip() and not line.startswith(" "):
-            failed[current] = line.strip()[:300]        # the exception's own line
+        # the exception's own line: indented no deeper than the traceback's
+        # header (nbgrader's log indents a record's continuation lines by 4;
+        # frames and code lie deeper)
+        text = line.strip()
+        if where == "traceback" and text and len(line) - len(line.lstrip()) <= 4 and \
+                not text.startswith(("Traceback", "During handling", "The above exception")):
+            failed[current] = text[:300]
     return failed
 
 
