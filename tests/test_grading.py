@@ -259,6 +259,7 @@ FORGED_STATUS = [
     b'{"interrupted": [1, "x"]}', b'{"interrupted": [-1]}', b'{"interrupted": [true]}',
     b'{"stopped": 7}', b'{"stopped": ["a"]}', b'{"stopped_cell": "x"}',
     b'{"stopped_cell": 1e300}', b'{"cells": "many", "ran": -1}', b'[1, 2, 3]', b'"text"',
+    b'{"invalid_outputs": "x"}', b'{"invalid_outputs": -1}',
     b'null', b'{not json', b'\xff\xfe', b'{"interrupted": [' + b'1, ' * 20000 + b'1]}',
     b'{"stopped": {"x": 1}, "stopped_cell": [1], "interrupted": {"a": 1}}']
 
@@ -280,11 +281,12 @@ def test_a_forged_status_file_is_reported_and_never_crashes_the_grader(raw):
 
 def test_the_runners_own_status_file_is_read_as_it_is():
     raw = json.dumps({"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
-                      "stopped_cell": 4, "interrupted": [2, 2, 1]}).encode()
+                      "stopped_cell": 4, "interrupted": [2, 2, 1],
+                      "invalid_outputs": 3}).encode()
     status, problem = nbgrader_plugins._runner_status(raw)
     assert problem == ""
     assert status == {"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
-                      "stopped_cell": 4, "interrupted": [1, 2]}
+                      "stopped_cell": 4, "interrupted": [1, 2], "invalid_outputs": 3}
     assert nbgrader_plugins._runner_status(None) == ({}, "no status file")
 
 

@@ -361,3 +361,16 @@ def test_a_sandbox_ending_beside_another_graders_sandbox_leaves_it_alone(tmp_pat
     assert '"after_sleep"' in a["records"] and '"quick"' in b["records"]
     if os.geteuid() == 0:
         assert a["uid"] != b["uid"]
+
+
+def test_a_kernel_sending_invalid_execution_counts_does_not_stop_the_run(tmp_path):
+    """get_ipython().execution_count = -100 makes every later result carry a
+    count the notebook format forbids; nbclient raised on it and the run
+    stopped (issue 36: every later answer scored 0). The runner drops such
+    counts, counts them for the grader, and runs on."""
+    outcome, records, status, outbox = run(tmp_path, [
+        "get_ipython().execution_count = -100", "x = 1.0\nx", remember("after", 2.0)])
+    assert outcome.status == "finished", outcome
+    assert set(records) == {"after"} and not status["stopped"], status
+    assert status["invalid_outputs"] >= 1
+    nbformat.validate(nbformat.read(str(outbox / "executed.ipynb"), as_version=4))

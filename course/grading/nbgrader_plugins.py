@@ -235,7 +235,7 @@ def _runner_status(raw):
     def count(x):
         return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 1_000_000
 
-    for name in ("cells", "ran"):
+    for name in ("cells", "ran", "invalid_outputs"):
         if name in data and not count(data[name]):
             bad.append(name)
         elif name in data:
@@ -536,6 +536,10 @@ class SandboxedExecute(NbGraderPreprocessor):
             report["attention"].append(
                 f"{len(runner['interrupted'])} cell(s) interrupted after the time limit "
                 f"({limits.cell_wall:.0f} s, {limits.cell_cpu:.0f} s of CPU)")
+        if runner.get("invalid_outputs"):
+            report["attention"].append(
+                f"the kernel sent {runner['invalid_outputs']} invalid execution count(s) or "
+                "output(s) (set by the notebook itself?); they were dropped and the run went on")
         if runner.get("problem"):
             report["attention"].append(
                 f"the run's status file was not as the grader's runner writes it "

@@ -108,6 +108,36 @@ class CellWatch(threading.Thread):
                 pass
 
 
+def _count_ok(count):
+    return count is None or (isinstance(count, int) and not isinstance(count, bool)
+                             and count >= 0)
+
+
+class GuardedClient(NotebookClient):
+    """nbclient that no message of the kernel can stop.  The kernel is the
+    student's: ``get_ipython().execution_count = -100`` makes every later
+    result carry a count the notebook format forbids, and nbclient then
+    raises while building the output (the run stopped there and every later
+    answer scored 0).  Such counts become None, an output that cannot be
+    built is dropped, and both are counted for the grader."""
+
+    invalid = 0
+
+    def process_message(self, msg, cell, cell_index):
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if isinstance(content, dict) and not _count_ok(content.get("execution_count")):
+            content["execution_count"] = None
+            self.invalid += 1
+        return super().process_message(msg, cell, cell_index)
+
+    def output(self, outs, msg, display_id, cell_index):
+        try:
+            return super().output(outs, msg, display_id, cell_index)
+        except Exception:               # an output no kernel of ours sends: dropped
+            self.invalid += 1
+            return None
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("notebook")
@@ -132,14 +162,14 @@ def main():
         shutil.copytree(cache, os.environ["MPLCONFIGDIR"], dirs_exist_ok=True)
     nb = nbformat.read(args.notebook, as_version=4)
     status = {"cells": len(nb.cells), "ran": 0, "stopped": None, "stopped_cell": None,
-              "interrupted": []}
+              "interrupted": [], "invalid_outputs": 0}
     write_json("status.json", status)
 
     watch = CellWatch(args.cell_cpu, args.cell_wall)
     watch.start()
     # the watch interrupts a cell at its wall-clock limit; nbclient's own
     # time-out is only the backstop
-    client = NotebookClient(
+    client = GuardedClient(
         nb, timeout=int(args.cell_wall) + 30, allow_errors=True, interrupt_on_timeout=True,
         kernel_name="python3", resources={"metadata": {"path": work}},
         record_timing=False, iopub_timeout=10, shutdown_kernel="immediate",
@@ -158,6 +188,7 @@ def main():
                 finally:
                     watch.end_cell()
                 status["ran"] = index + 1
+                status["invalid_outputs"] = client.invalid
                 if watch.interrupted_at is not None:
                     status["interrupted"].append(index)
                 if any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):
@@ -177,6 +208,7 @@ def main():
     except Exception as err:             # the student's code may break nbclient anyhow
         status["stopped"] = f"the run failed ({type(err).__name__})"
         status["stopped_cell"] = current[0]
+    status["invalid_outputs"] = client.invalid
     save(nb)
     write_json("status.json", status)
 
