@@ -438,9 +438,10 @@ def test_a_hanging_notebook_frees_its_slot_in_proportion_to_the_reference():
     # the machine was than when the reference ran, at most the 600 s ceiling
     assert limits["cell_wall"] == pytest.approx(
         min(600.0, max(45.0, 4 * basis["wall"]) * basis["busier"]), abs=0.1)
-    # stopped 5 s after the cell's limit (start-up and load aside), not after
-    # the 900 s it held a slot for before
-    assert report["sandbox"]["wall"] < min(900.0, limits["cell_wall"] + 90), report["sandbox"]
+    # stopped 5 s after the cell's limit, plus the start-up before the cell
+    # (at most a whole reference run, on the machine as busy as it was)
+    startup = basis["wall"] * basis["busier"]
+    assert report["sandbox"]["wall"] < limits["cell_wall"] + startup + 30, report["sandbox"]
     reason = g.rows[(sid, FULL)]["attention_reason"]
     assert "kept running" in reason and "reference solution ran in" in reason, reason
     assert f"a cell may run {limits['cell_wall']:.0f} s" in reason
