@@ -56,7 +56,8 @@ help:
 	@echo "                 by student id, or Moodle/Canvas/Blackboard downloads), grade each notebook in a"
 	@echo "                 sandbox, write grades.csv, feedback HTML and a report"
 	@echo "                 (ROSTER: one id a line, or a CSV with student_id[, name, lms_id, email];"
-	@echo "                 the same file for release and grade)"
+	@echo "                 the same file for release and grade); STUDENT=s057 regrades that student"
+	@echo "                 only, keeping the marks and comments given by hand"
 
 # The packages are installed by uv (pinned below, installed with the venv's
 # own pip): it links them from its cache instead of unpacking every wheel
@@ -175,8 +176,10 @@ ASSIGNMENT ?= ch01
 # to match LMS downloads, name, lms_id, email (kept as COURSE/roster.csv)
 ROSTER     ?=
 # a submission already autograded is skipped (so marks given by hand stay);
-# AUTOGRADE_FLAGS=--force grades every submission afresh
+# AUTOGRADE_FLAGS=--force grades every submission afresh; STUDENT=s057 (or
+# s057,s058) regrades those students only, hand marks and comments kept
 AUTOGRADE_FLAGS ?=
+STUDENT    ?=
 # nbgrader runs the `alembic` command of the venv when it creates a gradebook
 NBGRADER    = cd $(COURSE) && PATH="$(abspath $(BIN)):$$PATH" nbgrader
 
@@ -191,7 +194,7 @@ grade: $(STAMP)
 	@$(BIN)/python course/grading/sandbox.py --check
 	@test -d $(COURSE)/release/$(ASSIGNMENT) || $(MAKE) --no-print-directory release COURSE=$(COURSE) ASSIGNMENT=$(ASSIGNMENT) $(if $(ROSTER),ROSTER=$(ROSTER))
 	$(BIN)/python course/grading/grade.py $(COURSE) $(ASSIGNMENT) $(SUBMISSIONS) \
-		$(if $(ROSTER),--roster $(ROSTER)) $(AUTOGRADE_FLAGS)
+		$(if $(ROSTER),--roster $(ROSTER)) $(if $(STUDENT),--student $(STUDENT)) $(AUTOGRADE_FLAGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_auk.py

@@ -48,7 +48,7 @@ ALL = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(ROOT, "chap
 SAMPLE = ("ch01",)
 FULL = "ch01"
 SAMPLE_ATTACKS = ("import-references", "patch-library", "exit-process", "write-outside",
-                  "tamper-cells", "hostile-markup")
+                  "tamper-cells", "hostile-markup", "forge-status", "negative-count", "hang")
 # AUKBOOK_TEST_COURSE=all grades every chapter; a comma-separated list of
 # chapters (ch04,ch05) grades those, with every chapter's attacks
 _COURSE = os.environ.get("AUKBOOK_TEST_COURSE", "")
@@ -202,17 +202,57 @@ def _build(aid, base):
         writer.writerows(roster_rows(plain) if aid == FULL else
                          [{"student_id": s, "name": "", "lms_id": "", "email": ""}
                           for s in plain])
-    number = int(aid[2:])
-    env.update(LIMITS, AUKGRADE_UID_BASE=str(62000 + 20 * number))
+    # every grader leases its sandbox user ids from the same default range
+    # (no AUKGRADE_UID_BASE of its own): graders side by side must not collide
+    env.update(LIMITS)
+    second = _start_second_grader(aid, base, env) if aid == FULL else None
     start = time.monotonic()
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
                            course, aid, folder, "--roster", roster, "--jobs", "2"],
                           env=env, capture_output=True, text=True)
     seconds = time.monotonic() - start
+    result = {"returncode": proc.returncode, "stdout": proc.stdout,
+              "stderr": proc.stderr[-20000:], "honest": honest, "kinds": kinds,
+              "labels": labels, "seconds": seconds}
+    if second is not None:
+        out, err = second.communicate()
+        result["second"] = {"returncode": second.returncode, "stdout": out,
+                            "stderr": err[-20000:], "course": os.path.join(base, "second",
+                                                                           "course")}
     with open(os.path.join(base, "result.json"), "w") as fh:
-        json.dump({"returncode": proc.returncode, "stdout": proc.stdout,
-                   "stderr": proc.stderr[-20000:], "honest": honest, "kinds": kinds,
-                   "labels": labels, "seconds": seconds}, fh)
+        json.dump(result, fh)
+
+
+# the second grader: another course folder on the same machine, graded at the
+# same time as the class (issue 36: two graders killed each other's
+# sandboxes); t001 and t002 hand in correct notebooks; for t003 a step of
+# nbgrader after the run fails (tests/grading_failing_step.py)
+SECOND = ("t001", "t002", "t003")
+
+
+def _start_second_grader(aid, base, env):
+    top = os.path.join(base, "second")
+    course, folder = os.path.join(top, "course"), os.path.join(top, "submissions")
+    make_assignments.write_course(course, [aid])
+    with open(os.path.join(course, "nbgrader_config.py"), "a") as fh:
+        fh.write("\n# the tests' failing step (tests/grading_failing_step.py)\n"
+                 "_steps = list(c.Autograde.autograde_preprocessors)\n"
+                 "c.Autograde.autograde_preprocessors = "
+                 "_steps[:1] + ['grading_failing_step.FailAfterRun'] + _steps[1:]\n")
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", aid, "--force"],
+                   cwd=course, env=env, check=True, capture_output=True)
+    release, = glob.glob(os.path.join(course, "release", aid, "*.ipynb"))
+    rel = nbformat.read(release, as_version=4)
+    for sid in SECOND:
+        dest = os.path.join(folder, sid, os.path.basename(release))
+        os.makedirs(os.path.dirname(dest))
+        nbformat.write(subs.fill(rel, sid), dest)
+    with open(os.path.join(top, "roster.txt"), "w") as fh:
+        fh.write("\n".join(SECOND) + "\n")
+    return subprocess.Popen([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
+                             course, aid, folder, "--roster", os.path.join(top, "roster.txt"),
+                             "--jobs", "2"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
 
 
 def graded(aid):

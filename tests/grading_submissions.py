@@ -324,6 +324,30 @@ def add_markup(nb, sentinel):
     nb.metadata["title"] = f"</title><script>{pwn}</script>"
     return nb
 
+# a process that outlives the kernel and keeps replacing the runner's status
+# file with one of the wrong types (the grader once failed on it with a TypeError)
+FORGE_STATUS = '''\
+import json, subprocess, sys
+forged = json.dumps({"cells": "many", "ran": -1, "stopped": 7, "stopped_cell": [1],
+                     "interrupted": 5})
+loop = ("import os, time\\nwhile True:\\n"
+        "    open('/grading/out/.f', 'w').write(%r)\\n"
+        "    os.replace('/grading/out/.f', '/grading/out/status.json')\\n"
+        "    time.sleep(0.005)\\n" % forged)
+subprocess.Popen([sys.executable, "-c", loop], start_new_session=True)
+'''
+# execution counts no kernel gives: nbgrader once found the graded notebook
+# invalid ("Notebook is invalid after preprocessor") and saved no mark at all
+NEGATIVE_COUNT = "get_ipython().execution_count = -100\n"
+# a cell that never ends, uses no CPU and swallows the interrupt
+HANG = '''\
+import time
+while True:
+    try:
+        time.sleep(3600)
+    except BaseException:
+        pass
+'''
 
 # name: (fill() keywords, honest earnings)
 HOSTILE = {
@@ -342,6 +366,9 @@ HOSTILE = {
     "tamper-cells": ({"tamper": True}, "full"),
     "hostile-markup": ({"written": MARKUP, "extra_after": DISPLAY_MARKUP, "markup": True},
                        "full"),
+    "forge-status": ({"extra": FORGE_STATUS}, "full"),
+    "negative-count": ({"extra": NEGATIVE_COUNT}, "full"),
+    "hang": ({"extra_after": HANG}, "first"),
 }
 # the six kinds every chapter is tested with (the others need no chapter's content)
 EVERY_CHAPTER = ("import-references", "patch-comparison", "patch-library",

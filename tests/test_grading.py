@@ -254,6 +254,140 @@ def test_records_are_read_as_untrusted_data(tmp_path):
     assert nbgrader_plugins._read_untrusted(str(tmp_path / "fifo"), 1000) is None
 
 
+FORGED_STATUS = [
+    b'{"cells": 3, "ran": 3, "stopped": null, "stopped_cell": null, "interrupted": 5}',
+    b'{"interrupted": [1, "x"]}', b'{"interrupted": [-1]}', b'{"interrupted": [true]}',
+    b'{"stopped": 7}', b'{"stopped": ["a"]}', b'{"stopped_cell": "x"}',
+    b'{"stopped_cell": 1e300}', b'{"cells": "many", "ran": -1}', b'[1, 2, 3]', b'"text"',
+    b'{"invalid_outputs": "x"}', b'{"invalid_outputs": -1}',
+    b'null', b'{not json', b'\xff\xfe', b'{"interrupted": [' + b'1, ' * 20000 + b'1]}',
+    b'{"stopped": {"x": 1}, "stopped_cell": [1], "interrupted": {"a": 1}}']
+
+
+@pytest.mark.parametrize("raw", FORGED_STATUS)
+def test_a_forged_status_file_is_reported_and_never_crashes_the_grader(raw):
+    """status.json is written beside the student's code, which can replace it
+    (issue 36: one of the wrong type made the grader raise TypeError): every
+    field is checked, and a file the runner could not have written is named
+    as such; what comes back has the runner's types only."""
+    status, problem = nbgrader_plugins._runner_status(raw)
+    assert problem, raw
+    assert isinstance(status, dict)
+    assert isinstance(status.get("interrupted", []), list)
+    assert all(isinstance(i, int) and i >= 0 for i in status.get("interrupted", []))
+    assert isinstance(status.get("stopped") or "", str)
+    assert status.get("stopped_cell") is None or isinstance(status["stopped_cell"], int)
+
+
+def test_the_runners_own_status_file_is_read_as_it_is():
+    raw = json.dumps({"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
+                      "stopped_cell": 4, "interrupted": [2, 2, 1],
+                      "invalid_outputs": 3}).encode()
+    status, problem = nbgrader_plugins._runner_status(raw)
+    assert problem == ""
+    assert status == {"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
+                      "stopped_cell": 4, "interrupted": [1, 2], "invalid_outputs": 3}
+    assert nbgrader_plugins._runner_status(None) == ({}, "no status file")
+
+
+@pytest.mark.parametrize("count,kept", [(-100, None), (-1, None), (True, None), ("3", None),
+                                        (3.0, None), (1 << 40, None), (None, None), (0, 0),
+                                        (7, 7)])
+def test_execution_counts_no_kernel_gives_are_dropped(count, kept):
+    """A notebook can set its own execution count (get_ipython().execution_count
+    = -100): such a count would make the graded notebook invalid and nbgrader
+    save no mark at all (issue 36's silent zero)."""
+    assert nbgrader_plugins._execution_count(count) == kept
+
+
+# as nbgrader 0.9 logs it: a record's continuation lines indented by 4
+NBGRADER_LOG = """\
+[AutogradeApp | INFO] Autograding /c/autograded/s005/ch01/ch01_accuracy_kappa.ipynb
+[AutogradeApp | ERROR] Notebook is invalid after preprocessor <grading.nbgrader_plugins.X>
+[AutogradeApp | ERROR] There was an error processing assignment: /c/submitted/s005/ch01
+[AutogradeApp | ERROR] Traceback (most recent call last):
+      File "/x/nbgrader/converters/base.py", line 425, in convert_notebooks
+        self.convert_single_notebook(notebook_filename)
+        ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+    jsonschema.exceptions.ValidationError: -100 is less than the minimum of 0
+    
+    During handling of the above exception, another exception occurred:
+    
+    Traceback (most recent call last):
+      File "/x/nbconvert/exporters/exporter.py", line 347, in _validate_preprocessor
+    nbformat.validator.NotebookValidationError: -100 is less than the minimum of 0
+    
+[AutogradeApp | WARNING] Removing failed assignment: /c/autograded/s005/ch01
+[AutogradeApp | INFO] Autograding /c/autograded/s006/ch01/ch01_accuracy_kappa.ipynb
+[AutogradeApp | ERROR] There was an error processing assignment 'ch01' for student 's005'
+[AutogradeApp | ERROR] There was an error processing assignment 'ch01' for student 's009'
+[AutogradeApp | ERROR] Please see the the above traceback for details
+"""
+
+
+def test_nbgrader_failures_are_read_per_student_with_their_reason(tmp_path):
+    """A submission nbgrader gave up on after its run is named with the error
+    (the exception's own line), and its grading report says so, so that
+    grades.csv flags it and the printed report names it."""
+    import grade
+
+    failed = grade.failures(NBGRADER_LOG.splitlines(), "ch01")
+    assert failed == {"s005": "nbformat.validator.NotebookValidationError: -100 is less "
+                              "than the minimum of 0", "s009": ""}
+    assert grade.failures(NBGRADER_LOG.splitlines(), "ch02") == {}
+    course = tmp_path / "course"
+    (course / "reports" / "ch01").mkdir(parents=True)
+    (course / "reports" / "ch01" / "s005.json").write_text(json.dumps(
+        {"student": "s005", "points": 9, "attention": []}))
+    grade.note_failures(str(course), "ch01", failed)
+    for sid in ("s005", "s009"):
+        report = json.loads((course / "reports" / "ch01" / f"{sid}.json").read_text())
+        assert report["failed"] is True
+        assert "nbgrader could not finish grading" in report["attention"][-1]
+    assert "-100" in json.loads((course / "reports" / "ch01" / "s005.json").read_text()
+                                )["attention"][-1]
+
+
+def test_the_table_flags_marks_the_gradebook_did_not_save():
+    """grades.csv shows a mark only when its grading report gave the same
+    (issue 36: the table said 0 with no flag while the report counted 9)."""
+    check = nbgrader_plugins._checked_attention
+    assert check({"points": 9, "attention": []}, 9.0) == []
+    assert "gradebook holds 0" in check({"points": 9, "attention": []}, 0.0)[0]
+    assert "gradebook holds nan" in check({"points": 9, "attention": []}, float("nan"))[0]
+    assert check({"points": 9, "attention": ["x"], "failed": True}, 0.0) == ["x"]
+    assert check({"attention": "not a list"}, 0.0) == ["the grading report is damaged"]
+
+
+def test_time_limits_follow_the_reference_solution():
+    """A submission may take a multiple of what the reference solution took
+    in the same sandbox (never more than the configured ceiling); a limit the
+    instructor set stays as set."""
+    import sandbox
+
+    base = sandbox.Limits()
+    fast = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0})
+    assert (fast.wall, fast.cpu, fast.cell_wall, fast.cell_cpu) == (124.0, 60.0, 45.0, 20.0)
+    slow = nbgrader_plugins.proportionate_limits(base, {"wall": 40.0, "cpu": 30.0})
+    assert (slow.wall, slow.cpu, slow.cell_wall, slow.cell_cpu) == (380.0, 210.0, 160.0, 90.0)
+    # a machine three times as busy as when the reference ran: three times the
+    # wall-clock time, the same CPU time
+    busy = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0, "load": 1.5},
+                                                 load=4.5)
+    assert (busy.wall, busy.cpu, busy.cell_wall, busy.cell_cpu) == (372.0, 60.0, 135.0, 20.0)
+    calm = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0, "load": 3},
+                                                 load=1.0)
+    assert calm.wall == fast.wall
+    huge = nbgrader_plugins.proportionate_limits(base, {"wall": 1e4, "cpu": 1e4})
+    assert (huge.wall, huge.cpu, huge.cell_wall, huge.cell_cpu) == (
+        base.wall, base.cpu, base.cell_wall, base.cell_cpu)
+    kept = nbgrader_plugins.proportionate_limits(base, {"wall": 8.0, "cpu": 5.0},
+                                                 fixed={"cell_cpu", "wall"})
+    assert kept.cell_cpu == base.cell_cpu and kept.wall == base.wall and kept.cpu == 60.0
+    assert "reference solution ran in 8.0 s" in nbgrader_plugins.describe_limits(
+        fast, {"wall": 8.0, "cpu": 5.0})
+
+
 def test_students_outputs_keep_text_and_images_only():
     outputs = [
         {"output_type": "display_data",

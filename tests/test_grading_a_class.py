@@ -15,6 +15,7 @@ every chapter.
 import csv
 import glob
 import html
+import json
 import os
 import re
 import shutil
@@ -149,11 +150,15 @@ def test_writing_outside_its_folder_changes_no_file_of_the_grader(aid):
 
 STOPS = {"exit-process": "kernel died", "kill-parent": "ended abnormally",
          "infinite-loop": "kept running", "memory-bomb": "memory",
-         "fork-bomb": ("processes", "memory")}
+         "fork-bomb": ("processes", "memory"), "hang": "kept running",
+         "forge-status": "status file", "negative-count": "invalid execution count"}
 
 
 @pytest.mark.parametrize("aid", CHAPTERS)
 def test_runs_that_stop_are_flagged_for_attention(aid):
+    """Every run that stopped, or left behind what its runner could not have
+    written, is flagged with its reason, in grades.csv and in the printed
+    report alike (and the ordinary submissions are not)."""
     g = graded(aid)
     for sid, kind in g.kinds.items():
         row = g.rows[(sid, aid)]
@@ -455,7 +460,7 @@ def test_a_roster_release_is_graded_on_each_students_own_numbers(tmp_path):
     for sid, nb in (("r001", honest), ("r002", copied)):
         os.makedirs(folder / sid)
         nbformat.write(nb, str(folder / sid / name))
-    env.update(grading_class.LIMITS, AUKGRADE_UID_BASE="62400")
+    env.update(grading_class.LIMITS)
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
                            str(course), FULL, str(folder), "--roster", str(roster),
                            "--jobs", "2"], env=env, capture_output=True, text=True)
@@ -466,3 +471,169 @@ def test_a_roster_release_is_graded_on_each_students_own_numbers(tmp_path):
     assert float(rows["r001"]["autograded"]) == full, rows["r001"]
     # the copy keeps the function answers and the form points only
     assert float(rows["r002"]["autograded"]) < full - 2 * (len(mine) - 1), rows["r002"]
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_every_flag_of_grades_csv_is_named_in_the_printed_report():
+    """grades.csv and the printed report agree: every row of this run that
+    needs attention is named in the report with the same reason, and the
+    report's mean is the table's."""
+    g = graded(FULL)
+    section = g.stdout.split("NEEDS ATTENTION")[1].split("\n\n")[0]
+    flagged = {s: r for (s, a), r in g.rows.items() if r["needs_attention"] == "yes"}
+    assert flagged
+    for sid, row in flagged.items():
+        assert f"!! {sid}: {row['attention_reason']}" in section, sid
+    named = re.findall(r"!! (\S+):", section)
+    assert set(named) == set(flagged)
+    graded_rows = [float(r["autograded"]) for (s, _), r in g.rows.items() if s in g.reports]
+    mean = re.search(r"autograded: (\d+) submissions, mean ([\d.]+) of", g.stdout)
+    assert int(mean.group(1)) == len(graded_rows)
+    assert float(mean.group(2)) == round(sum(graded_rows) / len(graded_rows), 1)
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_a_hanging_notebook_frees_its_slot_in_proportion_to_the_reference():
+    """The reference solution is timed once in the sandbox, and each
+    submission may take a multiple of it: a notebook that hangs (sleeping,
+    swallowing the interrupt) is stopped at its cell's wall-clock limit, a
+    fraction of the 900 s it held a slot for before, with the limit and its
+    basis in the reason."""
+    g = graded(FULL)
+    with open(os.path.join(g.course, "reports", f"{FULL}-reference.json")) as fh:
+        reference = json.load(fh)
+    assert reference["ok"], reference
+    assert "time limits: a notebook" in g.stdout and "reference solution ran in" in g.stdout
+    sid = next(s for s, k in g.kinds.items() if k == "hang")
+    report = g.reports[sid]
+    limits = report["limits"]
+    basis = limits["reference"]
+    # 4 times the reference's wall time (at least 45 s), times how much busier
+    # the machine was than when the reference ran, at most the 600 s ceiling
+    assert limits["cell_wall"] == pytest.approx(
+        min(600.0, max(45.0, 4 * basis["wall"]) * basis["busier"]), abs=0.1)
+    # stopped 5 s after the cell's limit, plus the start-up before the cell
+    # (at most a whole reference run, on the machine as busy as it was)
+    startup = basis["wall"] * basis["busier"]
+    assert report["sandbox"]["wall"] < limits["cell_wall"] + startup + 30, report["sandbox"]
+    reason = g.rows[(sid, FULL)]["attention_reason"]
+    assert "kept running" in reason and "reference solution ran in" in reason, reason
+    assert f"a cell may run {limits['cell_wall']:.0f} s" in reason
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_two_graders_on_one_machine_do_not_interfere():
+    """A second course folder graded at the same time as the class, with the
+    same default user id range: its correct notebooks get every point (issue
+    36: 0/9, "crashed", exit 137), and so do the class's; a step of nbgrader
+    that fails for one of its students after the run (t003) gives that
+    student a flagged row with the reason, named in the report, and the
+    others are graded."""
+    g = graded(FULL)
+    second = g.second
+    assert second["returncode"] == 0, second["stdout"][-3000:] + second["stderr"][-3000:]
+    with open(os.path.join(second["course"], "grades.csv"), newline="") as fh:
+        rows = {r["student_id"]: r for r in csv.DictReader(fh)}
+    for sid in ("t001", "t002"):
+        assert float(rows[sid]["autograded"]) == max_auto(g), rows[sid]
+        assert rows[sid]["needs_attention"] == "no", rows[sid]
+    assert autograded(g, "s001") == max_auto(g)
+    failed = rows["t003"]
+    assert failed["needs_attention"] == "yes"
+    assert "nbgrader could not finish grading" in failed["attention_reason"]
+    assert "simulated by the tests" in failed["attention_reason"]
+    assert "t003" in second["stdout"].split("NEEDS ATTENTION")[1].split("\n\n")[0]
+    # the two graders' runs overlapped in time, each under its own user ids
+    import datetime
+
+    def spans(folder):
+        out = []
+        for path in glob.glob(os.path.join(folder, "reports", FULL, "*.json")):
+            with open(path) as fh:
+                r = json.load(fh)
+            if "seconds" in r and "graded_at" in r:
+                begin = datetime.datetime.fromisoformat(r["graded_at"]).timestamp()
+                out.append((begin, begin + r["seconds"], r["sandbox"].get("uid")))
+        return out
+    mine, theirs = spans(g.course), spans(second["course"])
+    overlapping = [(a, b) for a in mine for b in theirs if a[0] < b[1] and b[0] < a[1]]
+    assert overlapping, (mine, theirs)
+    if os.geteuid() == 0:
+        assert all(a[2] != b[2] for a, b in overlapping), overlapping
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_a_second_grader_on_the_same_course_is_refused(tmp_path):
+    import fcntl
+
+    g = graded(FULL)
+    with open(os.path.join(g.course, ".grading.lock"), "a+") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading",
+                                                            "grade.py"),
+                               g.course, FULL, os.path.join(g.base, "submissions")],
+                              capture_output=True, text=True)
+    assert proc.returncode == 4
+    assert "another grader is working on" in proc.stderr
+
+
+@pytest.mark.skipif(FULL not in CHAPTERS, reason="the sample chapter is graded")
+def test_regrading_one_student_keeps_hand_marks_and_grades_no_one_else(tmp_path):
+    """make grade STUDENT=s001 (grade.py --student): s001 is autograded
+    afresh; the marks and comments given by hand in the formgrader to s001
+    and to everyone else are kept, and no other student is run again."""
+    from nbgrader.api import Gradebook
+
+    g = graded(FULL)
+    course = tmp_path / "course"
+    shutil.copytree(g.course, course, symlinks=True)
+    config = (course / "nbgrader_config.py").read_text().replace(g.course, str(course))
+    (course / "nbgrader_config.py").write_text(config)
+    hand = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for sid in ("s001", "s002"):
+            for nb in gb.find_submission(FULL, sid).notebooks:
+                for grade in nb.grades:
+                    if grade.cell.cell_type == "markdown":
+                        grade.manual_score = grade.max_score - 1
+                        hand[sid, grade.name] = grade.manual_score
+                for comment in nb.comments:
+                    comment.manual_comment = f"hand comment for {sid} on {comment.name}"
+        gb.db.commit()
+    reports = course / "reports" / FULL
+    before = {p.name: p.read_bytes() for p in reports.glob("*.json") if p.name != "collect.json"}
+    autograded_before = {p: p.stat().st_mtime_ns
+                         for p in (course / "autograded").glob("*/*/*.ipynb")}
+    env = dict(os.environ, **grading_class.LIMITS)
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
+                           str(course), FULL, os.path.join(g.base, "submissions"),
+                           "--student", "s001", "--jobs", "2"],
+                          env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    ran = re.findall(r"^  (\S+) " + FULL + r": [\d.]+ of", proc.stdout, re.M)
+    assert ran == ["s001"], proc.stdout
+    after = {p.name: p.read_bytes() for p in reports.glob("*.json") if p.name != "collect.json"}
+    assert {n for n in after if after[n] != before.get(n)} == {"s001.json"}
+    changed = {p.parts[-3] for p, t in autograded_before.items() if p.stat().st_mtime_ns != t}
+    assert changed == {"s001"}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for sid in ("s001", "s002"):
+            for nb in gb.find_submission(FULL, sid).notebooks:
+                for grade in nb.grades:
+                    if grade.cell.cell_type == "markdown":
+                        assert grade.manual_score == hand[sid, grade.name], (sid, grade.name)
+                for comment in nb.comments:
+                    assert comment.manual_comment == \
+                        f"hand comment for {sid} on {comment.name}"
+    rows = {(r["student_id"], r["assignment"]): r
+            for r in csv.DictReader(open(course / "grades.csv"))}
+    row = rows[("s001", FULL)]
+    assert float(row["autograded"]) == max_auto(g) and row["status"] == "graded", row
+    assert float(row["manual"]) == sum(v for (s, _), v in hand.items() if s == "s001")
+    assert "no submission" not in proc.stdout
+    assert (course / "feedback" / "s001" / FULL).is_dir()
+    # an id that is not on the roster is refused before anything runs
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "course", "grading", "grade.py"),
+                           str(course), FULL, os.path.join(g.base, "submissions"),
+                           "--student", "nobody"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 2 and "not on the roster" in proc.stderr

@@ -31,7 +31,7 @@ except sandbox.SandboxUnavailable as err:        # make test installs it as root
 pytestmark = pytest.mark.skipif(BACKEND is None, reason="no sandbox: " + (
     WHY if BACKEND is None else ""))
 
-UID_BASE = 63000 + (os.getpid() % 50) * 10
+USED_UIDS = set()      # the user ids the runs of this process were given
 
 
 def run(tmp_path, cells, **limits):
@@ -47,13 +47,9 @@ def run(tmp_path, cells, **limits):
     base = sandbox.Limits(cell_cpu=10, wall=300, cpu=200, memory=1500 << 20)
     for k, v in limits.items():
         setattr(base, k, v)
-    old = sandbox.SANDBOX_UID
-    sandbox.SANDBOX_UID = UID_BASE
-    try:
-        outcome = sandbox.run(sandbox.Job(str(inbox), str(outbox), "t.ipynb"), base,
-                              log_path=str(tmp_path / "log"))
-    finally:
-        sandbox.SANDBOX_UID = old
+    outcome = sandbox.run(sandbox.Job(str(inbox), str(outbox), "t.ipynb"), base,
+                          log_path=str(tmp_path / "log"))
+    USED_UIDS.add(outcome.uid)
     records = judge.read_records(str(outbox / "records.jsonl"))
     status = {}
     if (outbox / "status.json").exists():
@@ -65,7 +61,7 @@ def left_behind():
     """Processes of the sandbox's user still alive (zombies being reaped aside)."""
     out = []
     for p in psutil.process_iter(["pid", "uids", "status", "cmdline"]):
-        if p.info["uids"] and p.info["uids"].real == UID_BASE and \
+        if p.info["uids"] and p.info["uids"].real in USED_UIDS and \
                 p.info["status"] != psutil.STATUS_ZOMBIE:
             out.append(p.info)
     return out
@@ -252,3 +248,129 @@ def test_fallback_user_sees_no_secret_and_keeps_the_limits(tmp_path, monkeypatch
     assert outcome.status == "memory", outcome
     assert records["leaked"]["values"] == [0.0] and "after" not in records
     assert left_behind() == []
+
+
+def test_a_cell_that_hangs_without_cpu_is_stopped_at_its_wall_clock_limit(tmp_path):
+    """A cell that sleeps for ever and swallows the interrupt uses no CPU, so
+    only a wall clock catches it: it is interrupted at the cell's limit and
+    the run ends 5 s later, freeing the grading slot (it held one for up to
+    900 s before); what was recorded before it stays."""
+    hang = ("import time\nwhile True:\n    try:\n        time.sleep(3600)\n"
+            "    except BaseException:\n        pass")
+    outcome, records, status, _ = run(tmp_path, [remember("before", 1.0), hang,
+                                                 remember("after", 2.0)], cell_wall=4)
+    assert outcome.status == "finished", outcome
+    assert set(records) == {"before"}
+    assert "kept running" in status["stopped"] and status["stopped_cell"] == 1
+    # 4 s + 5 s after the hanging cell began; the kernel's start-up takes up
+    # to a minute on a loaded machine (the run's own wall limit is 300 s here)
+    assert outcome.wall < 4 + 5 + 100, outcome
+    assert left_behind() == []
+
+
+LEASE = """
+import sys, time
+sys.path.insert(0, {grading!r})
+import sandbox
+lease = sandbox.UidLease(3, first={first}, span=12)
+print(",".join(map(str, lease.uids)), flush=True)
+time.sleep(float(sys.argv[1]))
+"""
+
+
+def test_graders_side_by_side_lease_user_ids_no_other_holds(tmp_path):
+    """Each grader leases its sandbox user ids (one per job) under a lock:
+    two graders running at once never share one, an id some process already
+    runs under is skipped, and the ids of a grader that ended (however) are
+    free again at once."""
+    import subprocess
+
+    first = 64000 + (os.getpid() % 100) * 20
+    code = LEASE.format(grading=os.path.join(ROOT, "course", "grading"), first=first)
+    holder = subprocess.Popen([sys.executable, "-c", code, "30"], stdout=subprocess.PIPE,
+                              text=True)
+    held = [int(u) for u in holder.stdout.readline().split(",")]
+    other = subprocess.run([sys.executable, "-c", code, "0"], capture_output=True, text=True)
+    theirs = [int(u) for u in other.stdout.split(",")]
+    assert len(set(held)) == len(set(theirs)) == 3 and not set(held) & set(theirs)
+    holder.kill()                                   # no clean-up of its own
+    holder.wait()
+    again = subprocess.run([sys.executable, "-c", code, "0"], capture_output=True, text=True)
+    assert [int(u) for u in again.stdout.split(",")] == held
+    if os.geteuid() == 0:                           # an id a process runs under: skipped
+        busy = subprocess.Popen([sandbox._setpriv(), f"--reuid={first}", f"--regid={first}",
+                                 "--clear-groups", "sleep", "30"])
+        try:
+            time.sleep(0.5)
+            lease = sandbox.UidLease(2, first=first, span=12)
+            assert first not in lease.uids
+            lease.release()
+        finally:
+            busy.kill()
+            busy.wait()
+    with pytest.raises(sandbox.SandboxUnavailable, match="cannot lease"):
+        sandbox.UidLease(13, first=first, span=12)
+
+
+SIDE_BY_SIDE = """
+import json, os, sys
+sys.path.insert(0, {grading!r})
+import nbformat
+import sandbox
+top = sys.argv[1]
+cells = json.loads(sys.argv[2])
+inbox, outbox = os.path.join(top, "in"), os.path.join(top, "out")
+os.makedirs(inbox)
+os.makedirs(outbox)
+nb = nbformat.v4.new_notebook()
+nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+nbformat.write(nb, os.path.join(inbox, "t.ipynb"))
+open(os.path.join(inbox, "probes.json"), "w").write("{{}}")
+for p in (top, inbox, outbox):
+    os.chmod(p, 0o755)
+for p in ("t.ipynb", "probes.json"):
+    os.chmod(os.path.join(inbox, p), 0o644)
+limits = sandbox.Limits(cell_cpu=60, cell_wall=120, wall=300, cpu=200, memory=1500 << 20)
+outcome = sandbox.run(sandbox.Job(inbox, outbox, "t.ipynb"), limits)
+print(json.dumps({{"status": outcome.status, "uid": outcome.uid,
+                  "records": os.path.exists(os.path.join(outbox, "records.jsonl"))
+                  and open(os.path.join(outbox, "records.jsonl")).read()}}))
+"""
+
+
+def test_a_sandbox_ending_beside_another_graders_sandbox_leaves_it_alone(tmp_path):
+    """Two graders (two processes), each with a sandbox: the short run ends
+    and cleans up while the long one still runs; the long one finishes and
+    records its answer (issue 36: the first grader's clean-up killed every
+    process of the shared user id, and the other grader's students got 0)."""
+    import subprocess
+
+    code = SIDE_BY_SIDE.format(grading=os.path.join(ROOT, "course", "grading"))
+    long_cells = [remember("slow", 1.0) + "\nimport time\ntime.sleep(20)",
+                  remember("after_sleep", 2.0)]
+    short_cells = [remember("quick", 3.0), "import subprocess\n"
+                   "subprocess.Popen(['sleep', '1000'], start_new_session=True)"]
+    slow = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "slow"),
+                             json.dumps(long_cells)], stdout=subprocess.PIPE, text=True)
+    time.sleep(3)
+    quick = subprocess.run([sys.executable, "-c", code, str(tmp_path / "quick"),
+                            json.dumps(short_cells)], capture_output=True, text=True)
+    out, _ = slow.communicate(timeout=600)
+    a, b = json.loads(out.splitlines()[-1]), json.loads(quick.stdout.splitlines()[-1])
+    assert a["status"] == b["status"] == "finished", (a, b)
+    assert '"after_sleep"' in a["records"] and '"quick"' in b["records"]
+    if os.geteuid() == 0:
+        assert a["uid"] != b["uid"]
+
+
+def test_a_kernel_sending_invalid_execution_counts_does_not_stop_the_run(tmp_path):
+    """get_ipython().execution_count = -100 makes every later result carry a
+    count the notebook format forbids; nbclient raised on it and the run
+    stopped (issue 36: every later answer scored 0). The runner drops such
+    counts, counts them for the grader, and runs on."""
+    outcome, records, status, outbox = run(tmp_path, [
+        "get_ipython().execution_count = -100", "x = 1.0\nx", remember("after", 2.0)])
+    assert outcome.status == "finished", outcome
+    assert set(records) == {"after"} and not status["stopped"], status
+    assert status["invalid_outputs"] >= 1
+    nbformat.validate(nbformat.read(str(outbox / "executed.ipynb"), as_version=4))

@@ -80,18 +80,25 @@ def load_roster(course, roster_path):
     return roster
 
 
-def _start(course, args):
+def _start(course, args, lease=None):
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
                + os.environ.get("PATH", ""))
+    fds = ()
+    if lease is not None:           # the sandbox user ids this run holds
+        env.update(lease.env())
+        fds = tuple(lease.fds)
     return subprocess.Popen([sys.executable, "-m", "nbgrader"] + args, cwd=course, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            pass_fds=fds)
 
 
-def _relay(proc, log, lock=None):
+def _relay(proc, log, lock=None, lines=None):
     for line in proc.stdout:
         if lock:
             lock.acquire()
         log.write(line)
+        if lines is not None:
+            lines.append(line.rstrip("\n"))
         if "[grading]" in line:
             print("  " + sanitize.printable(line.split("[grading]", 1)[1].strip()), flush=True)
         if lock:
@@ -105,40 +112,121 @@ def nbgrader(course, args, log):
     return _relay(_start(course, args), log)
 
 
-def autograde(course, aid, force, jobs, log):
+def autograde(course, aid, force, jobs, log, only=None):
     """``nbgrader autograde`` in ``jobs`` processes, each with its share of the
-    students (the others excluded) and its own sandbox user id."""
+    students (the others excluded) and its own sandbox user id, leased for
+    this run (sandbox.UidLease): a second grader on the machine leases others.
+    ``only``: these students alone, graded afresh (their hand marks kept).
+    Returns the exit status and {student: why nbgrader failed on them}."""
     import threading
     submitted = os.path.join(course, "submitted")
-    students = sorted(s for s in os.listdir(submitted)
+    everyone = sorted(s for s in os.listdir(submitted)
                       if os.path.isdir(os.path.join(submitted, s, aid))) \
         if os.path.isdir(submitted) else []
+    students = [s for s in everyone if s in only] if only else everyone
+    if not students:
+        return 0, {}
     jobs = max(1, min(jobs, len(students)))
     groups = [students[i::jobs] for i in range(jobs)]
+    lease = sandbox.UidLease(jobs) if sandbox.needs_uids() else None
     lock = threading.Lock()
-    procs = []
-    for slot, group in enumerate(groups):
-        others = sorted(set(students) - set(group))
-        args = ["autograde", aid, f"--SandboxedExecute.slot={slot}"]
-        if others:
-            args.append("--CourseDirectory.student_id_exclude=" + ",".join(others))
-        if force:
-            args.append("--force")
-        log.write(f"\n$ nbgrader {' '.join(args[:3])} ({len(group)} students)\n")
-        procs.append(_start(course, args))
-    threads = [threading.Thread(target=_relay, args=(p, log, lock)) for p in procs]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return max((p.returncode for p in procs), default=0)
+    procs, lines = [], []
+    try:
+        for slot, group in enumerate(groups):
+            others = sorted(set(everyone) - set(group))
+            args = ["autograde", aid, f"--SandboxedExecute.slot={slot}"]
+            if others:
+                args.append("--CourseDirectory.student_id_exclude=" + ",".join(others))
+            if force or only:
+                args.append("--force")
+            log.write(f"\n$ nbgrader {' '.join(args[:3])} ({len(group)} students)\n")
+            procs.append(_start(course, args, lease))
+        threads = [threading.Thread(target=_relay, args=(p, log, lock, lines)) for p in procs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        if lease is not None:
+            lease.release()
+    return max((p.returncode for p in procs), default=0), failures(lines, aid)
+
+
+def failures(lines, aid):
+    """{student: the error} for each submission nbgrader gave up on (its log
+    lines), e.g. a notebook it found invalid after a step."""
+    import re
+    failed, current, where = {}, None, None
+    for line in lines:
+        m = re.search(r"There was an error processing assignment: .*?[/\\]submitted[/\\]"
+                      r"([^/\\]+)[/\\]" + re.escape(aid) + r"\s*$", line)
+        if m:
+            current, where = m.group(1), None
+            failed.setdefault(current, "")
+            continue
+        m = re.search(r"There was an error processing assignment '(.*?)' for student "
+                      r"'(.*?)'", line)
+        if m and m.group(1) == aid:
+            failed.setdefault(m.group(2), "")
+            current = None
+            continue
+        if current is None:
+            continue
+        if line.startswith("["):
+            where = "traceback" if "Traceback" in line else where
+            if "Traceback" not in line and where == "traceback":
+                current = None
+            continue
+        # the exception's own line: indented no deeper than the traceback's
+        # header (nbgrader's log indents a record's continuation lines by 4;
+        # frames and code lie deeper)
+        text = line.strip()
+        if where == "traceback" and text and len(line) - len(line.lstrip()) <= 4 and \
+                not text.startswith(("Traceback", "During handling", "The above exception")):
+            failed[current] = text[:300]
+    return failed
+
+
+def note_failures(course, aid, failed):
+    """Each submission nbgrader gave up on is flagged in its grading report, so
+    that grades.csv and the printed report name it (never a silent 0)."""
+    for sid, why in failed.items():
+        path = os.path.join(course, "reports", aid, f"{sid}.json")
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+            data = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            data = {}
+        data.update(student=sid, assignment=aid, failed=True)
+        attention = [a for a in data.get("attention", []) if isinstance(a, str)]
+        attention.append("nbgrader could not finish grading this submission"
+                         + (f" ({why})" if why else "")
+                         + f"; its marks are not this run's: see reports/{aid}-nbgrader.log"
+                         " and grade it again")
+        data["attention"] = attention
+        tmp = path + ".tmp"
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, default=str)
+        os.replace(tmp, path)
 
 
 def _n(count, noun):
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def report(course, aid, roster, skipped, seconds, failed, backend):
+def _grade_rows(course, aid):
+    """grades.csv's rows of this assignment, by student (what the LMS gets)."""
+    try:
+        with open(os.path.join(course, "grades.csv"), newline="", encoding="utf-8") as fh:
+            return {r["student_id"]: r for r in csv.DictReader(fh)
+                    if r.get("assignment") == aid}
+    except (OSError, KeyError, csv.Error):
+        return {}
+
+
+def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
     folder = os.path.join(course, "reports", aid)
     collect = {}
     try:
@@ -149,11 +237,17 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
     runs = {}
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         if name.endswith(".json") and name != "collect.json":
-            with open(os.path.join(folder, name), encoding="utf-8") as fh:
-                runs[name[:-5]] = json.load(fh)
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    runs[name[:-5]] = json.load(fh)
+            except (OSError, ValueError):
+                runs[name[:-5]] = {}
     collected = collect.get("collected", [])
     this_run = {m["student_id"] for m in collected}
-    runs = {s: r for s, r in runs.items() if s in this_run}
+    if only:
+        this_run &= set(only)
+    runs = {s: r for s, r in runs.items() if s in this_run and isinstance(r, dict)}
+    rows = _grade_rows(course, aid)
     lines = [f"Grading report: {aid} ({time.strftime('%Y-%m-%d %H:%M')})",
              f"sandbox: {backend}",
              f"roster: {len(roster.students)} students" if roster else
@@ -194,16 +288,26 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
     if late:
         lines.append("")
         lines.append("late (marked so by the LMS): " + ", ".join(m["student_id"] for m in late))
-    for key, title in (("tampering", "TAMPERING ({}): locked or graded cells were changed; "
-                        "the instructor's versions were restored before grading"),
-                       ("attention", "NEEDS ATTENTION ({}): marked from the answers recorded "
-                        "before the run stopped")):
-        flagged = {s: r[key] for s, r in runs.items() if r.get(key)}
-        if flagged:
-            lines.append("")
-            lines.append(title.format(_n(len(flagged), "student")))
-            for s, events in flagged.items():
-                lines += [f"  !! {s}: {e}" for e in events]
+    flagged = {s: r["tampering"] for s, r in runs.items() if r.get("tampering")}
+    if flagged:
+        lines.append("")
+        lines.append(f"TAMPERING ({_n(len(flagged), 'student')}): locked or graded cells "
+                     "were changed; the instructor's versions were restored before grading")
+        for s, events in flagged.items():
+            lines += [f"  !! {s}: {e}" for e in events]
+    # every student of this run whose row in grades.csv needs attention, with
+    # the row's own reason: the report and the table say the same
+    attention = {s: rows[s]["attention_reason"] or "(no reason given)" for s in sorted(this_run)
+                 if s in rows and rows[s].get("needs_attention") == "yes"}
+    no_row = sorted(s for s in this_run if s not in rows)
+    if attention:
+        lines.append("")
+        lines.append(f"NEEDS ATTENTION ({_n(len(attention), 'student')}): marked from what the "
+                     "run recorded, or not at all; look at each before publishing the grades")
+        lines += [f"  !! {s}: {why}" for s, why in attention.items()]
+    if no_row and not failed:
+        lines.append("")
+        lines.append(f"NO ROW IN grades.csv ({len(no_row)}): " + ", ".join(no_row))
     flagged = {s: r for s, r in collect.get("attention", {}).items() if r}
     if flagged:
         lines.append("")
@@ -211,8 +315,13 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
                      "in the grade table")
         for s, events in sorted(flagged.items()):
             lines += [f"  !! {s}: {e}" for e in events]
+    absent = sorted(set(only) - this_run)
+    if absent:
+        lines.append("")
+        lines.append(f"NOT REGRADED ({len(absent)}): no submission of "
+                     + ", ".join(absent) + " was collected from the submissions folder")
     graded = set(runs)
-    if roster:
+    if roster and not only:
         # a submission collected by an earlier run (another download) is still
         # the student's: it is in submitted/ and the gradebook, and graded
         submitted = os.path.join(course, "submitted")
@@ -228,8 +337,10 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
             lines.append("")
             lines.append(f"no submission ({len(missing)}): " + ", ".join(missing))
     if runs:
-        pts = [r.get("points", 0) for r in runs.values()]
-        top = max(r.get("max_points", 0) for r in runs.values())
+        # the points grades.csv holds (the gradebook's), not the runs' own count
+        pts = [_float(rows.get(s, {}).get("autograded")) for s in runs]
+        top = max(_float(rows.get(s, {}).get("autograded_max")) for s in runs)
+        top = f"{top:g}"
         times = [r.get("seconds", 0) for r in runs.values()]
         cpu = [r.get("sandbox", {}).get("cpu", 0) or 0 for r in runs.values()]
         lines.append("")
@@ -252,6 +363,13 @@ def report(course, aid, roster, skipped, seconds, failed, backend):
     return text
 
 
+def _float(text):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return 0.0
+
+
 def default_jobs():
     import psutil
     return max(1, min(os.cpu_count() or 1, psutil.virtual_memory().total // (4 << 30)))
@@ -266,7 +384,12 @@ def main(argv=None):
                         help="CSV: student_id[, name, lms_id, email], or one id a line "
                              "(the roster of make release ROSTER=)")
     parser.add_argument("--force", action="store_true",
-                        help="autograde every submission afresh (hand marks are lost)")
+                        help="autograde every submission afresh")
+    parser.add_argument("--student", action="append", default=[],
+                        help="regrade this student only (repeat, or give a comma-separated "
+                             "list): their submission is collected and autograded afresh; "
+                             "hand marks and comments given in the formgrader are kept, "
+                             "no other student is graded again")
     parser.add_argument("--jobs", type=int, default=0,
                         help="submissions graded at once (default: one per core, at most "
                         "one per 4 GiB of memory)")
@@ -283,6 +406,23 @@ def main(argv=None):
         print(f"no release of {aid} in {course}: run make release ASSIGNMENT={aid} first",
               file=sys.stderr)
         return 2
+    only = sorted({s.strip() for arg in args.student for s in arg.split(",") if s.strip()})
+    # one grader per course folder at a time (the gradebook, submitted/,
+    # autograded/ are shared); graders of other course folders run side by side
+    import fcntl
+    guard = open(os.path.join(course, ".grading.lock"), "a+")
+    try:
+        fcntl.flock(guard, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        guard.seek(0)
+        who = guard.read().strip()
+        print(f"make grade: another grader is working on {course} ({who or 'running'}); "
+              "wait until it has finished, then run make grade again", file=sys.stderr)
+        return 4
+    guard.seek(0)
+    guard.truncate()
+    guard.write(f"pid {os.getpid()}, {aid}, since {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+    guard.flush()
     os.makedirs(os.path.join(course, "reports", aid), exist_ok=True)
     for name in ("collect.json",):
         path = os.path.join(course, "reports", aid, name)
@@ -290,6 +430,11 @@ def main(argv=None):
             os.remove(path)
     sandbox.cache_dir()
     roster = load_roster(course, args.roster)
+    unknown = [s for s in only if roster and s not in roster.students]
+    if unknown:
+        print(f"make grade: STUDENT {', '.join(unknown)} is not on the roster",
+              file=sys.stderr)
+        return 2
     downloaded = os.path.join(course, "downloaded", aid)
     shutil.rmtree(downloaded, ignore_errors=True)
     skipped = copy_submissions(args.submissions, os.path.join(downloaded, "archive"))
@@ -301,13 +446,23 @@ def main(argv=None):
                  ["autograde", aid],
                  ["generate_feedback", aid, "--force"],
                  ["export", "--to", os.path.join(course, "grades.csv")]]
+        if len(only) == 1:
+            steps[2].append(f"--student={only[0]}")
+        broken = {}
         try:
             for step in steps:
                 print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)"
                                                     if step[0] == "autograde" else ""),
                       flush=True)
-                rc = (autograde(course, aid, args.force, jobs, log) if step[0] == "autograde"
-                      else nbgrader(course, step, log))
+                if step[0] == "autograde":
+                    print("  time limits: " + time_limits(course, aid), flush=True)
+                    rc, broken = autograde(course, aid, args.force, jobs, log, only)
+                    note_failures(course, aid, broken)
+                    if broken and set(_this_run(course, aid, only)) - set(broken):
+                        rc = 0     # failures of single submissions: named in the report and
+                        #            grades.csv; the step as such worked for the others
+                else:
+                    rc = nbgrader(course, step, log)
                 if step[0] == "zip_collect":
                     # collected into submitted/: what was unpacked goes, whatever happened
                     shutil.rmtree(downloaded, ignore_errors=True)
@@ -317,9 +472,51 @@ def main(argv=None):
         finally:
             shutil.rmtree(downloaded, ignore_errors=True)
     print()
-    print(report(course, aid, roster, skipped, time.monotonic() - start, failed, backend),
-          end="")
+    print(report(course, aid, roster, skipped, time.monotonic() - start, failed, backend,
+                 only=only), end="")
     return 1 if failed else 0
+
+
+def time_limits(course, aid):
+    """Time the reference solution in the sandbox (once per version of it) and
+    say what each submission may take."""
+    root = os.path.dirname(os.path.dirname(HERE))
+    for path in (os.path.join(root, "tests"), os.path.join(root, "course")):
+        if path not in sys.path:          # the reference answers, as the course's config does
+            sys.path.insert(0, path)
+    import nbgrader_plugins as plugins
+    lease = sandbox.UidLease(1) if sandbox.needs_uids() else None
+    old = os.environ.get("AUKGRADE_UIDS")
+    try:
+        if lease is not None:
+            os.environ.update(lease.env())
+        reference = plugins.reference_run(course, aid, again=True)
+    except Exception as err:          # the default limits apply; say why
+        reference = None
+        print(f"  (timing the reference solution failed: {type(err).__name__}: {err})")
+    finally:
+        if lease is not None:
+            lease.release()
+            if old is None:
+                os.environ.pop("AUKGRADE_UIDS", None)
+            else:
+                os.environ["AUKGRADE_UIDS"] = old
+    limits = sandbox.Limits.from_env()
+    if reference and os.environ.get("AUKGRADE_PROPORTIONATE", "1") != "0":
+        limits = plugins.proportionate_limits(limits, reference,
+                                              plugins._limit_names_set({}),
+                                              load=plugins.machine_load())
+    return plugins.describe_limits(limits, reference)
+
+
+def _this_run(course, aid, only):
+    if only:
+        return only
+    try:
+        with open(os.path.join(course, "reports", aid, "collect.json"), encoding="utf-8") as fh:
+            return [m["student_id"] for m in json.load(fh).get("collected", [])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ feedback and exports grades.  These classes replace four of its steps:
 """
 
 import csv
+import dataclasses
 import datetime
 import json
 import os
@@ -217,22 +218,233 @@ def _stage_inputs(src, inbox, limit=256 << 20):
             shutil.copyfile(path, dest, follow_symlinks=False)
 
 
+def _runner_status(raw):
+    """``status.json`` as the runner writes it, or ({}, why not).  The file is
+    written beside the student's code, which can replace it with anything:
+    every field is checked for type and range before it is used."""
+    if raw is None:
+        return {}, "no status file"
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}, "not JSON"
+    if not isinstance(data, dict):
+        return {}, f"a JSON {type(data).__name__}, not an object"
+    out, bad = {}, []
+
+    def count(x):
+        return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 1_000_000
+
+    for name in ("cells", "ran", "invalid_outputs"):
+        if name in data and not count(data[name]):
+            bad.append(name)
+        elif name in data:
+            out[name] = data[name]
+    stopped = data.get("stopped")
+    if stopped is not None and not isinstance(stopped, str):
+        bad.append("stopped")
+    elif stopped:
+        out["stopped"] = stopped[:200]
+    where = data.get("stopped_cell")
+    if where is not None and not count(where):
+        bad.append("stopped_cell")
+    elif where is not None:
+        out["stopped_cell"] = where
+    interrupted = data.get("interrupted", [])
+    if not isinstance(interrupted, list) or len(interrupted) > 10_000 or \
+            not all(count(i) for i in interrupted):
+        bad.append("interrupted")
+    else:
+        out["interrupted"] = sorted(set(interrupted))
+    return out, ("unexpected " + ", ".join(bad)) if bad else ""
+
+
+def _execution_count(count):
+    """A kernel's execution count, or None: a count the notebook set itself
+    (negative, not a number) would make the notebook invalid."""
+    return count if isinstance(count, int) and not isinstance(count, bool) and \
+        0 <= count < 1 << 31 else None
+
+
+# --- time limits in proportion to the reference solution --------------------------------
+#
+# The defaults of sandbox.Limits (a notebook 900 s, a cell 600 s) are the
+# ceiling.  Before grading an assignment the grader runs its reference
+# solution (the instructor's source notebook) once in the same sandbox, and
+# each submission then gets a multiple of that run: a notebook that hangs
+# frees its grading slot within a minute or two instead of fifteen.  A limit
+# set by the instructor (c.SandboxedExecute.limits or AUKGRADE_<NAME>) wins.
+
+REFERENCE_VERSION = 1
+
+
+def machine_load():
+    """Runnable processes per core over the last minute, at least 1."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except OSError:
+        return 1.0
+
+
+def proportionate_limits(limits, reference, fixed=(), load=None):
+    """``limits`` with the time limits scaled to the reference run (``{"wall":
+    s, "cpu": s, "load": l}``), never above ``limits``; names in ``fixed``
+    stay.  Wall-clock limits grow with the machine's load (``load``, now)
+    over the load the reference ran under: a busy machine slows every
+    notebook, CPU time is what the notebook itself used."""
+    wall, cpu = float(reference["wall"]), float(reference["cpu"])
+    busier = 1.0 if load is None else max(1.0, load / max(1.0, float(
+        reference.get("load") or 1.0)))
+    scaled = {"wall": max(120.0, 60 + 8 * wall) * busier, "cpu": max(60.0, 30 + 6 * cpu),
+              "cell_wall": max(45.0, 4 * wall) * busier, "cell_cpu": max(20.0, 3 * cpu)}
+    out = dataclasses.replace(limits)
+    for name, value in scaled.items():
+        if name not in fixed:
+            setattr(out, name, round(min(getattr(limits, name), value), 1))
+    return out
+
+
+def describe_limits(limits, reference=None):
+    basis = (f" (the reference solution ran in {reference['wall']:.1f} s, "
+             f"{reference['cpu']:.1f} s CPU)") if reference else ""
+    return (f"a notebook {limits.wall:.0f} s ({limits.cpu:.0f} s CPU), a cell "
+            f"{limits.cell_wall:.0f} s ({limits.cell_cpu:.0f} s CPU){basis}")
+
+
+def reference_path(report_dir, aid):
+    return os.path.join(report_dir, f"{aid}-reference.json")
+
+
+def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
+    """How long the assignment's reference solution (``source/<aid>``) runs in
+    the sandbox: ``{"wall", "cpu", "load", ...}``, kept in
+    reports/<aid>-reference.json and measured again when the source notebook
+    changed or ``again`` (``grade.py`` times it at the start of every run, on
+    the machine as it is then), or None when it did not run cleanly (then the
+    default limits apply)."""
+    import fcntl
+    import hashlib
+    report_dir = report_dir or os.path.join(course, "reports")
+    source = os.path.join(course, "source", aid)
+    try:
+        name = sorted(n for n in os.listdir(source) if n.endswith(".ipynb"))[0]
+        with open(os.path.join(source, name), "rb") as fh:
+            digest = hashlib.sha256(fh.read()).hexdigest()
+    except (OSError, IndexError):
+        return None
+    path = reference_path(report_dir, aid)
+    os.makedirs(report_dir, exist_ok=True)
+    with open(path + ".lock", "a") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)       # one process measures, the others wait
+        try:
+            with open(path, encoding="utf-8") as fh:
+                cached = json.load(fh)
+            if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION \
+                    and not again:
+                return cached if cached.get("ok") else None
+        except (OSError, ValueError, AttributeError):
+            pass
+        nb = nbformat.read(os.path.join(source, name), as_version=4)
+        labels = [c.metadata["nbgrader"]["grade_id"][:-len("-value")] for c in nb.cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-value")]
+        job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-reference-")
+        load = machine_load()
+        try:
+            outcome, _, runner, records = _run_notebook(
+                nb, name[:-len(".ipynb")], source, [l for l in labels if l in CHECKS],
+                sandbox.Limits.from_env(), slot, job_root)
+        finally:
+            shutil.rmtree(job_root, ignore_errors=True)
+        ok = outcome.ok and not runner.get("stopped") and not runner.get("interrupted")
+        result = {"version": REFERENCE_VERSION, "source": digest, "notebook": name,
+                  "ok": ok, "wall": round(outcome.wall, 2), "cpu": round(outcome.cpu, 2),
+                  "load": round(max(load, machine_load()), 2),
+                  "status": outcome.status, "recorded": sorted(records),
+                  "measured_at": datetime.datetime.now().isoformat(timespec="seconds")}
+        _write_report(path, result)
+        if log is not None and not ok:
+            log.warning("the reference solution of %s did not run cleanly in the sandbox "
+                        "(%s); the default time limits apply", aid, outcome.status)
+        return result if ok else None
+
+
+def _run_notebook(nb, name, folder, labels, limits, slot, job_root):
+    """Run notebook ``nb`` (with the other files of ``folder``) in a sandbox;
+    returns the outcome, the executed notebook's bytes, the run's status
+    (validated) with "problem" set when it was not as the runner writes it,
+    and the records."""
+    inbox, outbox = os.path.join(job_root, "in"), os.path.join(job_root, "out")
+    os.makedirs(inbox)
+    os.makedirs(outbox)
+    _stage_inputs(folder, inbox)
+    nbformat.write(nb, os.path.join(inbox, name + ".ipynb"))
+    with open(os.path.join(inbox, "probes.json"), "w", encoding="utf-8") as fh:
+        fh.write(judge.probes_file(labels))
+    for dirpath, dirnames, filenames in os.walk(job_root):
+        os.chmod(dirpath, 0o755)
+        for f in filenames:
+            os.chmod(os.path.join(dirpath, f), 0o644)
+    os.chmod(job_root, 0o711)
+    outcome = sandbox.run(sandbox.Job(inbox, outbox, name + ".ipynb"), limits,
+                          slot=slot, log_path=os.path.join(job_root, "log"))
+    data = _read_untrusted(os.path.join(outbox, "executed.ipynb"), MAX_NOTEBOOK_BYTES)
+    records = judge.read_records(os.path.join(outbox, "records.jsonl"))
+    runner, problem = _runner_status(_read_untrusted(os.path.join(outbox, "status.json"),
+                                                     1 << 16))
+    if problem and problem != "no status file":
+        runner["problem"] = problem
+    return outcome, data, runner, records
+
+
+def _limit_names_set(config_limits):
+    """The limits the instructor chose (config or AUKGRADE_<NAME>): kept as set."""
+    names = set(config_limits)
+    for field in dataclasses.fields(sandbox.Limits):
+        if os.environ.get("AUKGRADE_" + field.name.upper()):
+            names.add(field.name)
+    return names
+
+
 class SandboxedExecute(NbGraderPreprocessor):
-    """Run the notebook in a sandbox; mark the answers it recorded, outside it."""
+    """Run the notebook in a sandbox; mark the answers it recorded, outside it.
+
+    Whatever the run leaves behind (the executed notebook, its status, the
+    records) is untrusted: it is read with limits, checked for type and
+    shape, and anything wrong with it is reported ("needs attention"), never
+    a crash of the grader and never a silent zero."""
 
     report_dir = Unicode("", help="where each submission's grading report goes").tag(config=True)
     limits = Dict({}, help="overrides of sandbox.Limits, e.g. {'cell_cpu': 60}").tag(config=True)
-    slot = Int(0, help="which unprivileged uid of the sandboxes to use").tag(config=True)
+    slot = Int(0, help="which of the grader's leased sandbox user ids to use").tag(config=True)
     course_key_dir = Unicode("", help="the folder of each assignment's course key "
                              "(course_keys/<assignment>.txt), read here, in the "
                              "grader's process").tag(config=True)
 
-    def preprocess(self, nb, resources):
-        aid, sid, name = _key(resources)
-        started = time.monotonic()
+    def _limits(self, aid):
         limits = sandbox.Limits.from_env()
         for k, v in self.limits.items():
             setattr(limits, k, v)
+        reference = None
+        if self.report_dir and os.environ.get("AUKGRADE_PROPORTIONATE", "1") != "0":
+            course = os.path.dirname(os.path.abspath(self.report_dir))
+            try:
+                reference = reference_run(course, aid, self.report_dir, self.slot, self.log)
+            except sandbox.SandboxUnavailable:
+                raise
+            except Exception:
+                self.log.exception("timing the reference solution of %s failed", aid)
+                reference = None
+        if reference:
+            load = machine_load()
+            limits = proportionate_limits(limits, reference, _limit_names_set(self.limits),
+                                          load=load)
+            reference = dict(reference, busier=round(max(1.0, load / max(1.0, float(
+                reference.get("load") or 1.0))), 3))
+        return limits, reference
+
+    def preprocess(self, nb, resources):
+        aid, sid, name = _key(resources)
+        started = time.monotonic()
         labels = [c.metadata["nbgrader"]["grade_id"][:-len("-value")] for c in nb.cells
                   if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-value")
                   and c.metadata["nbgrader"]["grade_id"][:-len("-value")] in CHECKS]
@@ -244,38 +456,25 @@ class SandboxedExecute(NbGraderPreprocessor):
             course = os.path.dirname(os.path.abspath(self.report_dir))
             if course not in sandbox.SECRETS:
                 sandbox.SECRETS.append(course)
+        limits, reference = self._limits(aid)
+        report["limits"] = {k: getattr(limits, k) for k in
+                            ("wall", "cpu", "cell_wall", "cell_cpu")}
+        if reference:
+            report["limits"]["reference"] = {k: reference.get(k) for k in
+                                             ("wall", "cpu", "load", "busier")}
         job_root = tempfile.mkdtemp(prefix=f"aukgrade-{aid}-")
         try:
-            inbox, outbox = os.path.join(job_root, "in"), os.path.join(job_root, "out")
-            os.makedirs(inbox)
-            os.makedirs(outbox)
-            _stage_inputs(resources.get("metadata", {}).get("path", "."), inbox)
-            nbformat.write(nb, os.path.join(inbox, name + ".ipynb"))
-            with open(os.path.join(inbox, "probes.json"), "w", encoding="utf-8") as fh:
-                fh.write(judge.probes_file(labels))
-            for dirpath, dirnames, filenames in os.walk(job_root):
-                os.chmod(dirpath, 0o755)
-                for f in filenames:
-                    os.chmod(os.path.join(dirpath, f), 0o644)
-            os.chmod(job_root, 0o711)
-            outcome = sandbox.run(sandbox.Job(inbox, outbox, name + ".ipynb"), limits,
-                                  slot=self.slot, log_path=os.path.join(job_root, "log"))
+            outcome, data, runner, records = _run_notebook(
+                nb, name, resources.get("metadata", {}).get("path", "."), labels, limits,
+                self.slot, job_root)
             report["sandbox"] = {k: getattr(outcome, k) for k in
                                  ("status", "returncode", "wall", "cpu", "peak_memory",
-                                  "peak_processes")}
-            data = _read_untrusted(os.path.join(outbox, "executed.ipynb"), MAX_NOTEBOOK_BYTES)
+                                  "peak_processes", "uid")}
             if data:
                 try:
                     executed = nbformat.reads(data.decode("utf-8", "replace"), as_version=4)
                 except Exception:
                     executed = None
-            records = judge.read_records(os.path.join(outbox, "records.jsonl"))
-            raw = _read_untrusted(os.path.join(outbox, "status.json"), 1 << 16)
-            try:
-                runner = json.loads(raw) if raw else {}
-                runner = runner if isinstance(runner, dict) else {}
-            except ValueError:
-                runner = {}
         except sandbox.SandboxUnavailable:
             raise
         except Exception as err:                   # the grader's own failure: say so
@@ -284,28 +483,67 @@ class SandboxedExecute(NbGraderPreprocessor):
             report.setdefault("sandbox", {"status": "grader error"})
         finally:
             shutil.rmtree(job_root, ignore_errors=True)
+        try:
+            return self._mark(nb, resources, report, labels, executed, records, runner,
+                              limits, reference, started)
+        except Exception as err:
+            # whatever went wrong reading this run, the student gets a row that
+            # says so, and the other students are graded
+            self.log.exception("marking %s/%s failed", sid, aid)
+            report["attention"].append(
+                f"the grader could not mark this run ({type(err).__name__}: "
+                f"{str(err)[:200]}); its answers score 0 until it is graded again")
+            for cell in nb.cells:
+                if cell.cell_type == "code":
+                    cell.outputs, cell.execution_count = [], None
+                    gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+                    if gid.endswith(("-form", "-value")):
+                        cell.outputs = _verdict_output(False, "not marked: the grader "
+                                                       "failed on this run")
+            report["verdicts"], report["points"] = {}, 0
+            report["max_points"] = len(labels) * (judge.FORM_POINTS + judge.VALUE_POINTS)
+            report["seconds"] = round(time.monotonic() - started, 2)
+            self._finish(nb, report, None)
+            return nb, resources
 
+    def _mark(self, nb, resources, report, labels, executed, records, runner, limits,
+              reference, started):
+        aid, sid, name = _key(resources)
         status = report["sandbox"]["status"]
+        basis = (f"; {describe_limits(limits, reference)}" if reference else "")
         stopped = None
         if status != "finished":
             stopped = {"memory": "it used more memory than allowed",
                        "processes": "it started more processes than allowed",
-                       "cpu time": "it used more CPU time than allowed",
-                       "time": "it ran longer than allowed",
+                       "cpu time": f"it used more CPU time than allowed "
+                                   f"({limits.cpu:.0f} s{basis})",
+                       "time": f"it ran longer than allowed ({limits.wall:.0f} s{basis})",
                        "disk": "it wrote more than allowed",
                        "crashed": "its run ended abnormally (the kernel's parent was killed?)",
                        }.get(status, status)
             report["attention"].append(f"stopped: {stopped}")
         elif runner.get("stopped"):
-            stopped = str(runner["stopped"])[:200]
+            stopped = runner["stopped"]
             where = runner.get("stopped_cell")
-            if isinstance(where, int) and 0 <= where < len(nb.cells):
+            if where is not None and where < len(nb.cells):
                 first = (nb.cells[where].source.strip().splitlines() or [""])[0][:60]
                 stopped = f"{stopped}, in the cell that begins `{first}`"
+            if "interrupt" in stopped:
+                stopped += (f" (a cell may run {limits.cell_wall:.0f} s, "
+                            f"{limits.cell_cpu:.0f} s of CPU{basis})")
             report["attention"].append(f"stopped: {stopped}")
         if runner.get("interrupted"):
             report["attention"].append(
-                f"{len(runner['interrupted'])} cell(s) interrupted after the time limit")
+                f"{len(runner['interrupted'])} cell(s) interrupted after the time limit "
+                f"({limits.cell_wall:.0f} s, {limits.cell_cpu:.0f} s of CPU)")
+        if runner.get("invalid_outputs"):
+            report["attention"].append(
+                f"the kernel sent {runner['invalid_outputs']} invalid execution count(s) or "
+                "output(s) (set by the notebook itself?); they were dropped and the run went on")
+        if runner.get("problem"):
+            report["attention"].append(
+                f"the run's status file was not as the grader's runner writes it "
+                f"({runner['problem']}: written by the notebook?); it was ignored")
         if executed is None:
             report["attention"].append("no executed notebook came back from the sandbox")
 
@@ -320,6 +558,7 @@ class SandboxedExecute(NbGraderPreprocessor):
 
         ran = executed.cells if executed is not None and isinstance(
             getattr(executed, "cells", None), list) else []
+        bad_counts = 0
         for i, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
                 continue
@@ -330,21 +569,48 @@ class SandboxedExecute(NbGraderPreprocessor):
                 cell.outputs = _verdict_output(v.form, v.form_message or (
                     f"{judge.answer_name(label)} has the right form "
                     f"({judge.FORM_POINTS} point)"))
+                cell.execution_count = None
                 continue
             if gid.endswith("-value") and label in verdicts:
                 v = verdicts[label]
                 cell.outputs = _verdict_output(
                     v.value, v.value_message + (f" ({judge.VALUE_POINTS} points)" if v.value
                                                 else ""))
+                cell.execution_count = None
                 continue
             twin = ran[i] if i < len(ran) else None
-            if twin is not None and twin.get("cell_type") == "code" and \
+            if isinstance(twin, dict) and twin.get("cell_type") == "code" and \
                     twin.get("source") == cell.source:
                 cell.outputs = _safe_outputs(twin.get("outputs"))
                 count = twin.get("execution_count")
-                cell.execution_count = count if isinstance(count, int) else None
+                cell.execution_count = _execution_count(count)
+                bad_counts += count is not None and cell.execution_count is None
             else:
                 cell.outputs = []
+                cell.execution_count = None
+        if bad_counts:
+            report["attention"].append(
+                f"{bad_counts} cell(s) came back with an invalid execution count (set by the "
+                "notebook itself?); the counts were dropped")
+        report["points"] = sum(v.points for v in verdicts.values())
+        report["max_points"] = len(verdicts) * (judge.FORM_POINTS + judge.VALUE_POINTS)
+        report["seconds"] = round(time.monotonic() - started, 2)
+        self._finish(nb, report, stopped)
+        return nb, resources
+
+    def _finish(self, nb, report, stopped):
+        """The grading note at the top, a valid notebook, the report on disk."""
+        aid, sid = report["assignment"], report["student"]
+        try:
+            nbformat.validate(nb)
+        except Exception as err:          # what came back cannot be shown: keep the marks
+            report["attention"].append(f"the graded notebook was invalid "
+                                       f"({str(err).splitlines()[0][:160]}); the student's "
+                                       "outputs were dropped")
+            for cell in nb.cells:
+                gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+                if cell.cell_type == "code" and not gid.endswith(("-form", "-value")):
+                    cell.outputs, cell.execution_count = [], None
         if report["attention"] or report["tampering"]:
             note = ["**Grading note.**"]
             note += [f"- {a}" for a in report["attention"]]
@@ -353,15 +619,12 @@ class SandboxedExecute(NbGraderPreprocessor):
                 note.append("\nAnswers recorded before the notebook stopped were marked; "
                             "the others score 0.")
             nb.cells.insert(0, nbformat.v4.new_markdown_cell("\n".join(note)))
-        report["points"] = sum(v.points for v in verdicts.values())
-        report["max_points"] = len(verdicts) * (judge.FORM_POINTS + judge.VALUE_POINTS)
-        report["seconds"] = round(time.monotonic() - started, 2)
         if self.report_dir:
             _write_report(report_path(self.report_dir, aid, sid), report)
         flag = f"; {ATTENTION}: {'; '.join(report['attention'])}" if report["attention"] else ""
         self.log.info("[grading] %s %s: %g of %g autograded points (%s, %.1f s)%s", sid, aid,
-                      report["points"], report["max_points"], status, report["seconds"], flag)
-        return nb, resources
+                      report["points"], report["max_points"],
+                      report.get("sandbox", {}).get("status"), report["seconds"], flag)
 
 
 # --- collection ----------------------------------------------------------------------
@@ -837,11 +1100,13 @@ class LmsGradesExporter(ExportPlugin):
         return notes
 
     def _row(self, assignment, submission, student, roster, notes):
-        auto = auto_max = manual = manual_max = 0.0
+        auto = auto_max = manual = manual_max = saved = 0.0
         pending = 0
         for nb in submission.notebooks:
             for grade in nb.grades:
                 max_score = float(grade.max_score or 0)
+                if grade.cell.cell_type != "markdown":
+                    saved += grade.auto_score if grade.auto_score is not None else float("nan")
                 if grade.cell.cell_type == "markdown":
                     manual_max += max_score
                     if grade.manual_score is not None:
@@ -864,7 +1129,7 @@ class LmsGradesExporter(ExportPlugin):
         except (OSError, ValueError):
             report = {"attention": ["no grading report: the submission was not autograded "
                                     "(unreadable notebook?)"]}
-        attention = report.get("attention", [])
+        attention = _checked_attention(report, saved)
         return {
             **self._who(student, roster),
             "assignment": assignment.name,
@@ -882,6 +1147,22 @@ class LmsGradesExporter(ExportPlugin):
             notes.get(student.id, {}).get("late") else "no",
             "timestamp": submission.timestamp.isoformat() if submission.timestamp else "",
         }
+
+
+def _checked_attention(report, saved):
+    """The report's reasons for attention, and one more when the gradebook does
+    not hold the marks the grader gave (nbgrader failed after the run): the
+    table never shows a mark its grading report does not."""
+    attention = report.get("attention", []) if isinstance(report, dict) else []
+    attention = [str(a) for a in attention] if isinstance(attention, list) else \
+        ["the grading report is damaged"]
+    points = report.get("points") if isinstance(report, dict) else None
+    if isinstance(points, (int, float)) and not report.get("failed") and \
+            not abs(saved - points) < 1e-9:
+        attention.append(f"the gradebook holds {_fmt(saved)} autograded points, the grader "
+                         f"gave {_fmt(points)}: nbgrader did not save this run's marks "
+                         "(see the nbgrader log); grade this student again")
+    return attention
 
 
 def _fmt(x):

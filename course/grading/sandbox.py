@@ -40,6 +40,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 
 import psutil
@@ -49,9 +50,11 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 # Paths of the instructor's material: none may be visible in a sandbox.
 INSTRUCTOR_PATHS = ("tests", "chapters", "course", "_build", ".git", "builders",
                     "checks", "student")
-# Unprivileged ids used as root: the base (AUKGRADE_UID_BASE, default 61000)
-# plus the job's slot, so that graders running side by side get their own ids.
+# Unprivileged ids used as root: leased per run from AUKGRADE_UID_BASE
+# (default 61000) on, AUKGRADE_UID_RANGE ids (default 4000), one id per job
+# slot, so that no two graders on one machine ever share an id (see UidLease).
 SANDBOX_UID = int(os.environ.get("AUKGRADE_UID_BASE", "61000"))
+UID_RANGE = int(os.environ.get("AUKGRADE_UID_RANGE", "4000"))
 INSIDE = "/grading"          # where the sandbox sees its folders
 
 
@@ -96,10 +99,132 @@ class Outcome:
     peak_memory: int
     peak_processes: int
     log: str = ""
+    uid: int = -1          # the user id it ran under
 
     @property
     def ok(self):
         return self.status == "finished"
+
+
+# --- user ids: leased, never shared ---------------------------------------------------
+#
+# As root each notebook runs under an unprivileged user id.  Two graders on
+# one machine (two courses, two terminals) must never use the same id: the
+# kernel counts processes per id (RLIMIT_NPROC) and the fallback sandbox
+# finds its processes and files by id.  A grader therefore leases its ids:
+# for every id it holds an exclusive flock(2) on LEASE_DIR/<uid>.lock for as
+# long as it (or a child that inherited the descriptor) lives.  The kernel
+# drops the lock when the last holder exits, however it ends, so a crashed
+# grader's ids are free again at once: no stale lease to clean up.  An id is
+# leased only when its lock is free, no process runs under it and it is not
+# an account of the machine.  ``grade.py`` leases one id per job and hands
+# them to its nbgrader processes (AUKGRADE_UIDS, and the descriptors); any
+# other caller of run() leases its own on first use.
+
+def _lease_dir():
+    for top in ("/run", tempfile.gettempdir()):
+        folder = os.path.join(top, "aukgrade-uids")
+        try:
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+            st = os.lstat(folder)
+            if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and os.access(
+                    folder, os.W_OK):
+                return folder
+        except OSError:
+            continue
+    raise SandboxUnavailable("no folder for the user id leases (/run/aukgrade-uids or "
+                             f"{tempfile.gettempdir()}/aukgrade-uids)")
+
+
+def _uids_in_use():
+    used = set()
+    for p in psutil.process_iter(["uids"]):
+        try:
+            if p.info["uids"]:
+                used.update(p.info["uids"])
+        except psutil.Error:
+            pass
+    return used
+
+
+class UidLease:
+    """``count`` user ids held by this process (and its children that inherit
+    ``fds``) until :meth:`release` or exit."""
+
+    def __init__(self, count, first=None, span=None):
+        import fcntl
+        import pwd
+        first = SANDBOX_UID if first is None else first
+        span = UID_RANGE if span is None else span
+        folder = _lease_dir()
+        self.uids, self.files = [], []
+        with open(os.path.join(folder, ".allocate"), "a") as guard:
+            fcntl.flock(guard, fcntl.LOCK_EX)
+            busy = _uids_in_use()
+            for uid in range(first, first + span):
+                if len(self.uids) == count:
+                    break
+                if uid in busy:
+                    continue
+                try:
+                    pwd.getpwuid(uid)
+                    continue                    # an account of this machine
+                except KeyError:
+                    pass
+                fh = open(os.path.join(folder, f"{uid}.lock"), "a+")
+                try:
+                    fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    fh.close()                  # another grader holds it
+                    continue
+                fh.seek(0)
+                fh.truncate()
+                fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+                fh.flush()
+                self.uids.append(uid)
+                self.files.append(fh)
+        if len(self.uids) < count:
+            self.release()
+            raise SandboxUnavailable(
+                f"cannot lease {count} sandbox user ids in {first}-{first + span - 1}: "
+                "other graders hold them (AUKGRADE_UID_BASE / AUKGRADE_UID_RANGE choose "
+                "others)")
+
+    @property
+    def fds(self):
+        return [fh.fileno() for fh in self.files]
+
+    def env(self):
+        """What hands the ids to a child process (with pass_fds=self.fds)."""
+        return {"AUKGRADE_UIDS": ",".join(map(str, self.uids))}
+
+    def release(self):
+        for fh in self.files:
+            fh.close()
+        self.files = []
+
+
+_OWN_LEASE = {}
+
+
+def needs_uids():
+    """Whether sandboxes run under user ids of their own (as root)."""
+    return _as_root()
+
+
+def uid_for(slot=0):
+    """The user id of job ``slot``: from the lease a parent handed down
+    (AUKGRADE_UIDS), else from this process's own lease, made on first use."""
+    given = os.environ.get("AUKGRADE_UIDS", "")
+    if given:
+        uids = [int(u) for u in given.split(",") if u.strip()]
+        if not 0 <= slot < len(uids):
+            raise SandboxUnavailable(f"job slot {slot} has no leased user id "
+                                     f"(AUKGRADE_UIDS={given})")
+        return uids[slot]
+    if slot not in _OWN_LEASE:
+        _OWN_LEASE[slot] = UidLease(1)
+    return _OWN_LEASE[slot].uids[0]
 
 
 # --- what the sandbox may see ------------------------------------------------------
@@ -186,7 +311,7 @@ def _as_root():
     return os.geteuid() == 0
 
 
-def bwrap_command(job, limits, slot=0, env_paths=None):
+def bwrap_command(job, limits, slot=0, env_paths=None, uid=None):
     """The bubblewrap command line that runs ``runner.py`` on ``job``'s notebook."""
     env_paths = environment_paths() if env_paths is None else env_paths
     check_no_instructor_path(env_paths)
@@ -230,7 +355,7 @@ def bwrap_command(job, limits, slot=0, env_paths=None):
         cmd += ["--setenv", key, value]
     cmd += ["--"]
     if _as_root():
-        uid = str(SANDBOX_UID + slot)
+        uid = str(uid_for(slot) if uid is None else uid)
         cmd += [_setpriv(), f"--reuid={uid}",
                 f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                 "--bounding-set=-all", "--no-new-privs"]
@@ -441,11 +566,37 @@ def _folder_size(path, max_entries=4000):
     return total
 
 
+def _pid_namespace(pid):
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
+
+
+def _members_of(namespace):
+    """The processes of the machine in PID namespace ``namespace``."""
+    out = []
+    if not namespace:
+        return out
+    for name in os.listdir("/proc"):
+        if name.isdigit() and _pid_namespace(name) == namespace:
+            try:
+                out.append(psutil.Process(int(name)))
+            except psutil.Error:
+                pass
+    return out
+
+
 def run(job, limits=None, slot=0, log_path=None):
-    """Run ``job`` in a sandbox and watch it; returns an :class:`Outcome`."""
+    """Run ``job`` in a sandbox and watch it; returns an :class:`Outcome`.
+
+    Only the sandbox's own processes are watched and ended: the descendants
+    of its bubblewrap process and every process of its PID namespace (with
+    the fallback, which has none, the processes of its leased user id, which
+    no other grader uses)."""
     limits = limits or Limits()
     check()
-    uid = SANDBOX_UID + slot
+    uid = uid_for(slot) if _as_root() else os.getuid()
     if _as_root():
         os.chown(job.outbox, uid, uid)
         os.chmod(job.outbox, 0o700)
@@ -457,7 +608,7 @@ def run(job, limits=None, slot=0, log_path=None):
     if BACKEND["name"] == "user":
         cmd, env, cwd = user_command(job, limits, uid)
     else:
-        cmd = bwrap_command(job, limits, slot)
+        cmd = bwrap_command(job, limits, slot, uid=uid)
     log = open(log_path or os.devnull, "wb")
     start = time.monotonic()
     proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
@@ -466,6 +617,8 @@ def run(job, limits=None, slot=0, log_path=None):
     status, cpu_seen, peak_mem, peak_n = "finished", {}, 0, 0
     seen_pids = set()
     top = psutil.Process(proc.pid)
+    ours = _pid_namespace(os.getpid())
+    namespace = None                 # the sandbox's PID namespace, once seen
     last_disk = 0.0
     while True:
         try:
@@ -479,6 +632,12 @@ def run(job, limits=None, slot=0, log_path=None):
             continue
         mem, n = 0, 0
         seen_pids.update(p for p in tree)
+        if namespace is None and BACKEND["name"] != "user":
+            for p in tree[1:]:
+                found = _pid_namespace(p.pid)
+                if found and found != ours:
+                    namespace = found
+                    break
         for p in tree:
             try:
                 with p.oneshot():
@@ -509,14 +668,17 @@ def run(job, limits=None, slot=0, log_path=None):
             _kill(proc)
             break
     proc.wait()
-    if BACKEND["name"] == "user":    # no PID namespace ends them: every process of the uid
+    if BACKEND["name"] == "user":
+        # no PID namespace ends them: the processes of its own leased user id
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-    if _as_root():       # forked too fast for the watchdog to see: same user id
         seen_pids.update(p for p in psutil.process_iter(["uids"])
-                         if p.info["uids"] and p.info["uids"].real == SANDBOX_UID + slot)
+                         if p.info["uids"] and p.info["uids"].real == uid)
+    else:
+        # forked too fast for the watchdog to see: the rest of its PID namespace
+        seen_pids.update(_members_of(namespace))
     _reap(seen_pids)
     if BACKEND["name"] == "user":
         _remove_files_of(uid)
@@ -529,13 +691,15 @@ def run(job, limits=None, slot=0, log_path=None):
     if log_path:
         with open(log_path, "rb") as fh:
             text = fh.read()[-4000:].decode("utf-8", "replace")
-    return Outcome(status, rc, wall, sum(cpu_seen.values()), peak_mem, peak_n, text)
+    return Outcome(status, rc, wall, sum(cpu_seen.values()), peak_mem, peak_n, text, uid)
 
 
 def _reap(processes, timeout=20.0):
     """Wait until every process the sandbox had is gone (when its PID namespace
     ends the kernel kills them all; thousands take a moment), killing any
-    still there; then the next sandbox with the same user id starts clean."""
+    still there; then the next sandbox with the same user id starts clean.
+    ``processes`` are psutil handles, which refuse to signal a process whose
+    id was reused by another since."""
     deadline = time.monotonic() + timeout
     alive = list(processes)
     while alive and time.monotonic() < deadline:
@@ -608,8 +772,9 @@ def check(install=False):
             if works:
                 version = subprocess.run([_bwrap(), "--version"], capture_output=True,
                                          text=True).stdout.strip()
-                who = (f"as root; each notebook runs as uid {SANDBOX_UID}+ with no "
-                       "capabilities" if _as_root() else "unprivileged, in a user namespace")
+                who = ("as root; each notebook runs as a user id of its own (leased "
+                       f"from {SANDBOX_UID} on) with no capabilities" if _as_root()
+                       else "unprivileged, in a user namespace")
                 BACKEND["name"] = "bwrap"
                 _CHECKED.update(choice=choice, ok=f"{version}, {who}; no network, "
                                 "no repository")

@@ -5,9 +5,9 @@
 Copies the input folder into the working folder (a tmpfs, the kernel's
 current directory), starts a Jupyter kernel and runs every cell, with
 errors allowed.  A cell that uses more than ``--cell-cpu`` seconds of CPU
-(its kernel and the kernel's children) or ``--cell-wall`` seconds is
-interrupted; if the kernel does not stop within a few seconds, or dies, the
-run ends there.  The executed notebook is written to
+(its kernel and the kernel's children) or ``--cell-wall`` seconds of wall-clock
+time is interrupted; if the kernel does not stop within 5 seconds, or dies,
+the run ends there.  The executed notebook is written to
 ``$AUKGRADE_OUT/executed.ipynb`` every few seconds and at the end, and
 ``status.json`` says where and why the run stopped.
 
@@ -46,11 +46,14 @@ def save(nb):
 
 
 class CellWatch(threading.Thread):
-    """Interrupts a cell that has used too much CPU; kills a kernel that ignores it."""
+    """Interrupts a cell that has used too much CPU or wall-clock time; kills a
+    kernel that ignores the interrupt for 5 s (the run then ends there)."""
 
-    def __init__(self, cell_cpu):
+    def __init__(self, cell_cpu, cell_wall=float("inf")):
         super().__init__(daemon=True)
         self.cell_cpu = cell_cpu
+        self.cell_wall = cell_wall
+        self.start_wall = None
         self.start_cpu = None
         self.interrupted_at = None
         self.killed = False
@@ -74,6 +77,7 @@ class CellWatch(threading.Thread):
     def begin_cell(self):
         with self.lock:
             self.start_cpu, self.interrupted_at = self.cpu(), None
+            self.start_wall = time.monotonic()
 
     def end_cell(self):
         with self.lock:
@@ -86,7 +90,8 @@ class CellWatch(threading.Thread):
                 if self.start_cpu is None:
                     continue
                 used = self.cpu() - self.start_cpu
-                if self.interrupted_at is None and used > self.cell_cpu:
+                late = time.monotonic() - self.start_wall > self.cell_wall
+                if self.interrupted_at is None and (used > self.cell_cpu or late):
                     self.interrupted_at = time.monotonic()
                     self.signal(signal.SIGINT)
                 elif self.interrupted_at and time.monotonic() - self.interrupted_at > 5:
@@ -101,6 +106,36 @@ class CellWatch(threading.Thread):
                     break            # the kernel only (the first child)
             except psutil.Error:
                 pass
+
+
+def _count_ok(count):
+    return count is None or (isinstance(count, int) and not isinstance(count, bool)
+                             and count >= 0)
+
+
+class GuardedClient(NotebookClient):
+    """nbclient that no message of the kernel can stop.  The kernel is the
+    student's: ``get_ipython().execution_count = -100`` makes every later
+    result carry a count the notebook format forbids, and nbclient then
+    raises while building the output (the run stopped there and every later
+    answer scored 0).  Such counts become None, an output that cannot be
+    built is dropped, and both are counted for the grader."""
+
+    invalid = 0
+
+    def process_message(self, msg, cell, cell_index):
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if isinstance(content, dict) and not _count_ok(content.get("execution_count")):
+            content["execution_count"] = None
+            self.invalid += 1
+        return super().process_message(msg, cell, cell_index)
+
+    def output(self, outs, msg, display_id, cell_index):
+        try:
+            return super().output(outs, msg, display_id, cell_index)
+        except Exception:               # an output no kernel of ours sends: dropped
+            self.invalid += 1
+            return None
 
 
 def main():
@@ -127,13 +162,15 @@ def main():
         shutil.copytree(cache, os.environ["MPLCONFIGDIR"], dirs_exist_ok=True)
     nb = nbformat.read(args.notebook, as_version=4)
     status = {"cells": len(nb.cells), "ran": 0, "stopped": None, "stopped_cell": None,
-              "interrupted": []}
+              "interrupted": [], "invalid_outputs": 0}
     write_json("status.json", status)
 
-    watch = CellWatch(args.cell_cpu)
+    watch = CellWatch(args.cell_cpu, args.cell_wall)
     watch.start()
-    client = NotebookClient(
-        nb, timeout=int(args.cell_wall), allow_errors=True, interrupt_on_timeout=True,
+    # the watch interrupts a cell at its wall-clock limit; nbclient's own
+    # time-out is only the backstop
+    client = GuardedClient(
+        nb, timeout=int(args.cell_wall) + 30, allow_errors=True, interrupt_on_timeout=True,
         kernel_name="python3", resources={"metadata": {"path": work}},
         record_timing=False, iopub_timeout=10, shutdown_kernel="immediate",
         extra_arguments=["--HistoryManager.hist_file=:memory:"])
@@ -151,6 +188,7 @@ def main():
                 finally:
                     watch.end_cell()
                 status["ran"] = index + 1
+                status["invalid_outputs"] = client.invalid
                 if watch.interrupted_at is not None:
                     status["interrupted"].append(index)
                 if any(o.get("ename") == "CellTimeoutError" for o in cell.get("outputs", [])):
@@ -170,6 +208,7 @@ def main():
     except Exception as err:             # the student's code may break nbclient anyhow
         status["stopped"] = f"the run failed ({type(err).__name__})"
         status["stopped_cell"] = current[0]
+    status["invalid_outputs"] = client.invalid
     save(nb)
     write_json("status.json", status)
 
