@@ -31,6 +31,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -199,6 +200,30 @@ def _bc(rng):
 def _paired(rng):
     a = pick(rng, steps(0.2, 1.0, 0.1, 1))
     return {"noise_a": a, "noise_b": pick(rng, steps(round(a + 0.1, 1), 1.6, 0.1, 1))}
+
+
+def _positives(rng):
+    se0 = pick(rng, steps(0.04, 0.1, 0.005))
+    return {"n0": int(rng.integers(10, 61)), "se0": se0,
+            "se1": pick(rng, [v for v in steps(0.01, 0.035, 0.0025, 4) if v < se0 / 1.5]),
+            "prevalence": pick(rng, (0.005, 0.01, 0.02, 0.05, 0.1))}
+
+
+def _misses(rng):
+    n_sets = int(pick(rng, (20, 25, 30, 40, 50, 60, 80, 100)))
+    coverage = pick(rng, (0.9, 0.95, 0.99))
+    expected = n_sets * (1 - coverage)
+    return {"n_sets": n_sets, "coverage": coverage,
+            "k": int(rng.integers(max(1, int(expected)), int(expected + 3 * np.sqrt(expected) + 3)))}
+
+
+def _swap(rng):
+    values = steps(0.05, 0.95, 0.05, 2)
+    draw = [values[i] for i in rng.choice(len(values), 12, replace=False)]
+    pos_a, pos_b = sorted(draw[:3], reverse=True), draw[3:6]
+    neg_a, neg_b = draw[6:9], draw[9:12]
+    return {"pos_a": tuple(pos_a), "pos_b": tuple(pos_b),
+            "neg_a": tuple(neg_a), "neg_b": tuple(neg_b)}
 
 
 def _tables(rng):
@@ -386,6 +411,9 @@ GRIDS = {
                                  "seed": int(rng.integers(100, 900))}, None),
     "ch8-ex-friedman": (_table8, _table8_ok),
     "ch8-ex-threshold": (lambda rng: {"seed": int(rng.integers(1, 1000))}, None),
+    "ch9u-ex-positives": (_positives, None),
+    "ch9u-ex-misses": (_misses, lambda p, a: 0.02 <= a[0] <= 0.98),
+    "ch9u-ex-swap": (_swap, lambda p, a: abs(a[0]) >= 1 / 9 - 1e-9),
     "ch9-ex-bc": (_bc, None),
     "ch9-ex-paired": (_paired, None),
     "ch10-ex-tables": (_tables, _tables_ok),
@@ -581,7 +609,7 @@ def write(labels, store_only=False, cycles_only=False):
 
 
 def _order(label):
-    return (int(label.split("-")[0][2:]), label)
+    return (int(re.match(r"ch(\d+)", label).group(1)), label)
 
 
 def sharing(values, atol):

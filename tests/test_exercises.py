@@ -3,6 +3,8 @@ ones, and never prints the expected value."""
 
 import functools
 import glob
+import itertools
+import math
 import os
 import re
 import subprocess
@@ -208,6 +210,10 @@ CORRECT = {
         *ch08_answers.raw_lr_test_scores()),
     # chapter 9 (stats11): BC levels from scipy's normal; pairing ratio from
     # the replicates' own spread (a paired bootstrap written out here)
+    "ch9u-ex-positives": lambda: (25 * 3**2, 25 * 3**2 * 100),   # (0.06/0.02)^2 = 9
+    "ch9u-ex-misses": lambda: sum(math.comb(40, k) * 0.05**k * 0.95**(40 - k)
+                                  for k in range(5, 41)),
+    "ch9u-ex-swap": lambda: _ch9u_swap_by_roc_auc(),
     "ch9-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
                                for s in (-1, 1)),
     "ch9-ex-paired": lambda: _ch9_pairing_ratio(),
@@ -329,6 +335,21 @@ def _ch9_pairing_ratio(n=2000):
     return float(np.hypot(da.std(), db.std()) / (da - db).std())
 
 
+def _ch9u_swap_by_roc_auc():
+    """The exact swap test of the six cases, one arrangement at a time with
+    scikit-learn's AUC (the reference enumerates with numpy pair counts)."""
+    y = np.array([1, 1, 1, 0, 0, 0])
+    a = np.array([0.9, 0.7, 0.6, 0.3, 0.5, 0.2])
+    b = np.array([0.8, 0.5, 0.4, 0.6, 0.45, 0.35])
+    observed = roc_auc_score(y, a) - roc_auc_score(y, b)
+    extreme = 0
+    for swap in itertools.product([False, True], repeat=6):
+        s = np.array(swap)
+        diff = roc_auc_score(y, np.where(s, b, a)) - roc_auc_score(y, np.where(s, a, b))
+        extreme += abs(diff) >= abs(observed) - 1e-12
+    return observed, extreme / 64
+
+
 def test_every_check_is_tested():
     assert set(CORRECT) == set(CHECKS)
 
@@ -432,7 +453,7 @@ def test_unknown_label():
 def test_every_check_names_an_exercise_in_the_book():
     root = os.path.dirname(os.path.dirname(__file__))
     text = "".join(open(p).read() for p in glob.glob(os.path.join(root, "chapters", "*.ipynb")))
-    labels = set(re.findall(r":label: (ch\d+-ex-[a-z-]+)", text))
+    labels = set(re.findall(r":label: (ch\d+u?-ex-[a-z-]+)", text))
     assert set(CHECKS) <= labels
 
 

@@ -128,7 +128,7 @@ def test_exercises_and_self_checks_remain(student, path, index):
     text = "\n".join("".join(c["source"]) for c in nb["cells"])
     headings = re.findall(r"^### Exercise (\d+\.\d+|\d+)", text, re.M)
     assert len(headings) == original.count("{exercise}")
-    labels = re.findall(r":label: (ch\d+-ex-[a-z0-9-]+)", original)
+    labels = re.findall(r":label: (ch\d+u?-ex-[a-z0-9-]+)", original)
     assert [index.numbers[label] for label in labels] == headings
     for label in labels:
         if label in CHECKS:
@@ -138,7 +138,7 @@ def test_exercises_and_self_checks_remain(student, path, index):
 def test_every_self_check_has_its_exercise():
     labels = set()
     for path in CHAPTERS:
-        labels |= set(re.findall(r":label: (ch\d+-ex-[a-z0-9-]+)", open(path).read()))
+        labels |= set(re.findall(r":label: (ch\d+u?-ex-[a-z0-9-]+)", open(path).read()))
     assert set(CHECKS) <= labels, f"self-checks without an exercise: {set(CHECKS) - labels}"
 
 

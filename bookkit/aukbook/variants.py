@@ -226,6 +226,24 @@ _SPECS = {
         "train_test_split(..., test_size=0.25, stratify=y, random_state={seed}) "
         "for the test set, the validation split as in the chapter.",
         {"seed": 0}),
+    "ch9u-ex-positives": (
+        "separated",
+        "the test set has {n0} positive cases and the AUC's standard error is "
+        "{se0:g}; the target is {se1:g}, and the share of positives is "
+        "{prevalence:g}.",
+        {"n0": 25, "se0": 0.06, "se1": 0.02, "prevalence": 0.01}),
+    "ch9u-ex-misses": (
+        "limited",
+        "the rule's coverage is {coverage:.0%}, a batch holds {n_sets} intervals, "
+        "and the share asked for is of batches with {k} or more misses.",
+        {"n_sets": 40, "k": 5, "coverage": 0.95}),
+    "ch9u-ex-swap": (
+        "limited",
+        lambda p: (f"the positive cases score {_list(p['pos_a'])} with a and "
+                   f"{_list(p['pos_b'])} with b; the negative cases score "
+                   f"{_list(p['neg_a'])} with a and {_list(p['neg_b'])} with b."),
+        {"pos_a": (0.9, 0.7, 0.6), "pos_b": (0.8, 0.5, 0.4),
+         "neg_a": (0.3, 0.5, 0.2), "neg_b": (0.6, 0.45, 0.35)}),
     "ch9-ex-bc": (
         "separated",
         "{share_below:.1%} of the bootstrap replicates lie below the estimate, and "
@@ -329,6 +347,11 @@ LIMITED = {
     "ch8-ex-threshold": "the best kappa of the model over test splits lies between "
                         "about 0.07 and 0.35: at most about 200 answers 0.001 apart, "
                         "fewer than a class of 200 needs once the splits scatter",
+    "ch9u-ex-misses": "a probability accepted within 0.005: answers 0.01 apart "
+                      "number about a hundred at most, fewer in a sensible range",
+    "ch9u-ex-swap": "an exact P-value over 64 arrangements is a multiple of 1/64 and "
+                    "an AUC difference of three positive and three negative cases a "
+                    "multiple of 1/18",
     "ch9-ex-paired": "a bootstrap ratio accepted within 0.05 over a narrow range",
     "ch10-ex-hand": "the H-measure of eight cases depends only on their ranking: at "
                     "most 154 orderings of 2 to 4 positives",
@@ -352,7 +375,7 @@ BOOK.update({label: BOOK[source] for label, source in _SHARED.items()})
 
 #: The exercises that have per-student variants.
 VARIANT_LABELS = tuple(sorted(set(_SPECS) | set(_SHARED),
-                              key=lambda s: (int(s.split("-")[0][2:]), s)))
+                              key=lambda s: (int(re.match(r"ch(\d+)", s).group(1)), s)))
 
 #: The exercises whose design gives every slot an answer of its own.
 SEPARATED = tuple(lab for lab in VARIANT_LABELS

@@ -11,16 +11,20 @@ under; ``VARIANTS`` of the chapter's module computes the answer).
 
 import importlib
 import os
+import re
 
 from aukbook.variants import VARIANT_LABELS, variant
 
 
 def _module(label):
-    number = int(label.split("-")[0][2:])
+    """The answers module of ``label``'s chapter: among the modules of its
+    chapter number, the one whose ANSWERS hold the label."""
+    number = int(re.match(r"ch(\d+)", label).group(1))
     folder = os.path.dirname(os.path.abspath(__file__))
-    name = next(f[:-3] for f in sorted(os.listdir(folder))
-                if f.startswith(f"ch{number:02d}_") and f.endswith(".py"))
-    return importlib.import_module(f"answers.{name}")
+    names = [f[:-3] for f in sorted(os.listdir(folder))
+             if f.startswith(f"ch{number:02d}_") and f.endswith(".py")]
+    modules = [importlib.import_module(f"answers.{name}") for name in names]
+    return next((m for m in modules if label in m.ANSWERS), modules[0])
 
 
 def answer(label):
