@@ -422,14 +422,21 @@ def auk_confidence_interval(
     p = 0.02-0.5, ties, unequal variances, exponential scores, perfect
     separation; and two with tighter positives); an earlier version, floored
     at 1/2 and widened to contain the analytic interval, over-covered there
-    at AUC 0.99 (about 0.98) at 1.3-1.4 times the narrowest width that
+    at AUC 0.99 (about 0.98) at up to 1.4 times the narrowest width that
     covers.  Checked on 25 settings not used to choose it (5 to 500
     positive cases, p = 0.01-0.5, AUC 0.8-0.995 and perfect separation,
     scores rounded to a grid or on five levels, positives half, equally or
     twice as spread as the negatives, exponential scores; at least 2,000
     test sets each, Monte Carlo standard error at most 0.005) it covers
-    @AUK_RANGE@ in 25 settings (1 for a perfectly separated population) and
-    is never a point.  @AUK_OVER@
+    0.918-0.988 in 25 settings (1 for a perfectly separated population) and
+    is never a point.  With 20 or more positive cases it covers at most
+    0.973 (at AUC 0.995) and is at most 1.001 times as wide as the
+    narrowest method that covers 0.94 (the analytic interval, where that
+    covers).  It still over-covers with 5 positive cases at AUC 0.99
+    (0.988), and falls short where the positives' scores have a long lower
+    tail: 0.918 +- 0.005 with positives twice as spread as the negatives at
+    AUC 0.98, 0.927 for exponential scores at AUC 0.95 (the analytic
+    interval 0.927 and 0.935 there; no method tried reached 0.94).
 
     ``method="analytic"`` is the same variance Vhat put into a Wald
     interval on the logit scale of ``auk_bounds(p)`` with the t quantile.
@@ -861,7 +868,7 @@ def auc_confidence_interval(
     (``chapters/data/sim_interval_width.py``; 5 to 500 positive cases,
     p = 0.01-0.5, AUC 0.8-0.995 and perfect separation, ties, positives
     half, equally or twice as spread as the negatives, exponential scores;
-    2,000 to 3,500 test sets each, Monte Carlo standard error at most
+    2,000 to 3,000 test sets each, Monte Carlo standard error at most
     0.005): the default covers 0.926-1.000 in 25 settings, never as a
     point.  It still over-covers, beyond 0.975 with 20 or more positive
     cases, where the positives' scores are tighter than the negatives'
