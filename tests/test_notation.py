@@ -289,4 +289,5 @@ def test_the_scan_reads_the_chapters_and_the_page():
     assert symbols_in(r"L \le \mathrm{AUK} \le U") == {"L", "U"}
     assert symbols_in(r"FP = \alpha + \beta\,TP") == {r"\alpha", r"\beta"}
     # a chapter writing Q_i or a bare s outside the chapters the page names is caught
+    assert allowed_chapters("U") == {"ch02_roc_auc", "sources", "ch11_at_scale"}
     assert "ch04_auk" not in allowed_chapters("Q_i") and "ch05_threshold" not in allowed_chapters("s")
