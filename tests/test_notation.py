@@ -14,7 +14,8 @@ one meaning.
   includes inline formulas broken over two lines, and a letter or Greek
   symbol that heads a column of a table a chapter prints (a DataFrame's
   index name) counts as written there;
-* an indexed local symbol (a_k, b_k, v_k, v_pm, p_ij, R_j) is on the page;
+* an indexed local symbol (a_k, b_k, v_k, v_pm, p_ij, R_j, n_1 and n_{10},
+  Q_i) is on the page;
 * a count of data sets is written b and a count of folds or splits n_delta,
   unless the text says it quotes another source's letter ("the book's b").
 """
@@ -40,14 +41,15 @@ COMPOUND = [r"c_\{FP\}", r"c_\{FN\}", r"q_\\alpha", r"n_\\delta", r"\\hat\\pi",
             r"\\(?:mathrm|text|operatorname|mathbb|mathcal)\{[^{}]*\}"]
 # the symbols whose use in the chapters is checked against the page
 CHECKED = ["q", "r", "c", "J", "N", "P", "p", "n", "t", "f", "d", "D", "h", "k", "b",
-           "a", "m", "v", "K", "S", "R",
+           "a", "m", "v", "K", "S", "R", "U", "L", "M", "Q", "B", "T", "F", "s",
            r"\theta", r"\lambda", r"\tau", r"\omega", r"\gamma", r"\eta",
-           r"\xi", r"\rho",
+           r"\xi", r"\rho", r"\alpha", r"\beta",
            r"\hat\pi", r"n_\delta", r"q_\alpha"]
 # local symbols written with an index, each found under the name the page gives it
 INDEXED = [(r"(?<![\\A-Za-z])a_k", r"a_k"), (r"(?<![\\A-Za-z])b_k", r"b_k"),
            (r"(?<![\\A-Za-z])(?:v_\\pm|v_\{?[+-]\}?)", r"v_\pm"),
            (r"p_\{(?:[ij]{2}|[ij]\s*\\cdot|\\cdot\s*[ij])\}", r"p_{ij}"),
+           (r"(?<![\\A-Za-z])n_(?:\d|\{\d+\})", r"n_1"), (r"(?<![\\A-Za-z])Q_i\b", r"Q_i"),
            (r"(?<!\\bar)(?<!\\bar )(?<![A-Za-z])R_[jl]\b", r"R_j"), (r"\\bar\s*R_[jl]\b", r"\bar R_j")]
 # Greek letters as a printed table writes them
 GREEK = {"θ": r"\theta", "λ": r"\lambda", "τ": r"\tau", "ω": r"\omega", "γ": r"\gamma",
@@ -126,7 +128,8 @@ def symbols_in(body):
         if re.search(rx, body):
             found.add(name)
             body = re.sub(rx, " ", body)
-    body = re.sub(r"S_[+-]|S_\{[+-]\}|R_\+|R_\{\+\}", " ", body)   # main-table symbols
+    body = re.sub(r"S_[+-]|S_\{[+-]\}|R_\+|R_\{\+\}|s\^[+-]|s\^\{[+-]\}", " ",
+                  body)   # main-table symbols
     for rx in COMPOUND:
         body = re.sub(rx, " ", body)
     for symbol in CHECKED:
@@ -276,3 +279,15 @@ def test_the_scan_reads_the_chapters_and_the_page():
     assert miscounted("$\\sqrt{k(N+1)/6}$ for $N$ data sets") == ["$N$ data sets"]
     assert miscounted("for $K$ folds, and $b = 3$ data sets") == ["$K$ folds"]
     assert miscounted("($n$ data sets, the book's $b$)") == []
+    # the letters added after an expert's review found them unlisted: counts
+    # n_1, n_{10}; Q_i beside Q(gamma); the scores s^+_i against a bare s
+    assert symbols_in(r"s^2 (1/n_\delta + n_2/n_1)") == {"s", "n_1", r"n_\delta"}
+    assert symbols_in(r"(|n_{10} - n_{01}| - 1)^2") == {"n_1"}
+    assert symbols_in(r"\sum_{i=1}^{b} Q_i") == {"Q_i", "b"}
+    assert symbols_in(r"Q(\gamma) = \gamma\, n f") == {"Q", r"\gamma", "n", "f"}
+    assert symbols_in(r"s^+_i > s^-_j") == set() and symbols_in(r"s_{i\mid j}") == {"s"}
+    assert symbols_in(r"L \le \mathrm{AUK} \le U") == {"L", "U"}
+    assert symbols_in(r"FP = \alpha + \beta\,TP") == {r"\alpha", r"\beta"}
+    # a chapter writing Q_i or a bare s outside the chapters the page names is caught
+    assert allowed_chapters("U") == {"ch02_roc_auc", "sources", "ch11_at_scale"}
+    assert "ch04_auk" not in allowed_chapters("Q_i") and "ch05_threshold" not in allowed_chapters("s")
