@@ -26,7 +26,6 @@ one half without any O(N+ N-) loop.
 
 import math
 import numbers
-import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -42,6 +41,7 @@ from ._validation import (
     _check_option,
     _check_same_length,
     _one_class_undefined,
+    _warn,
 )
 from .kappa import _kappa_counts
 from .threshold_metrics import _mcc
@@ -210,12 +210,11 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
         return DeLongResult(nan, nan, nan, nan, nan, nan)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: DeLong's "
             f"test with fewer than {_MIN_CASES} cases of a class can reject more "
             "often than its level says.",
             UserWarning,
-            stacklevel=2,
         )
     v10_a, v01_a = _placements(y_pos, a)
     v10_b, v01_b = _placements(y_pos, b)
@@ -233,13 +232,12 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
     if se <= 8 * np.finfo(float).eps * max(1.0, abs(difference)):
         if abs(difference) <= 8 * np.finfo(float).eps:
             return DeLongResult(0.0, 1.0, 0.0, 0.0, 0.0, 0.0)
-        warnings.warn(
+        _warn(
             "The estimated variance of the AUC difference is 0 although the "
             "AUCs differ (every case moves by the same amount); the statistic "
             "is infinite and the P value 0, which the data cannot support "
             "with so little variation.",
             UserWarning,
-            stacklevel=2,
         )
         return DeLongResult(
             math.copysign(math.inf, difference), 0.0, difference,
@@ -453,14 +451,13 @@ def _interval_inputs(y_true, y_pred, confidence_level, pos_label, what):
     counts = np.rint(cells * n).astype(np.int64)
     if counts.min() < _MIN_CELL:
         tp, fn, fp, tn = counts
-        warnings.warn(
+        _warn(
             f"A cell of the confusion matrix holds fewer than {_MIN_CELL} cases "
             f"(TP={tp}, FN={fn}, FP={fp}, TN={tn}): the large-sample {what} "
             "interval can cover much less than its level when a cell's "
             "expected count is this small. Report it with that caveat, or "
             "collect more cases of the rare class.",
             UserWarning,
-            stacklevel=3,
         )
     return cells, n, float(ndtri(0.5 + confidence_level / 2))
 
@@ -519,8 +516,8 @@ def _as_result(values, undefined):
     """
     result = AgreementInterval(*(float(v) for v in values))
     if math.isnan(result.estimate):
-        # stacklevel=3: the warning names the line that called the public function
-        warnings.warn(undefined, UndefinedMetricWarning, stacklevel=3)
+        # attributed to the line that called the public function
+        _warn(undefined, UndefinedMetricWarning)
         nan = float("nan")
         return AgreementInterval(nan, nan, nan, nan)
     return result

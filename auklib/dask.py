@@ -33,7 +33,6 @@ up first the highest.
 
 import operator
 import os
-import warnings
 from collections import namedtuple
 from numbers import Integral, Real
 
@@ -45,7 +44,7 @@ from dask.base import tokenize
 from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
 
-from ._validation import UndefinedMetricWarning, _as_1d_numeric, _binary_labels
+from ._validation import UndefinedMetricWarning, _as_1d_numeric, _binary_labels, _warn
 from .curves import _binary_clf_counts, _corners, _exact, _exact_segments, _shares
 from .kappa import _kappa_pn
 
@@ -258,10 +257,10 @@ def _missing_class(n_pos, n_neg):
 
 
 def _warn_missing(missing, caller):
-    warnings.warn(
+    _warn(
         f"Only one class is present in y_true (no {missing} samples), so the "
         f"ROC and kappa curves are undefined; {caller} returns NaN.",
-        UndefinedMetricWarning, stacklevel=3)
+        UndefinedMetricWarning)
 
 
 def _check_int(value, name, low):
@@ -554,14 +553,14 @@ def _warn_memory(n_entries, n_ranges, cluster, caller):
         where = f"this machine had {room / GiB:.2f} GiB available"
     if need <= room:
         return None
-    warnings.warn(
+    _warn(
         f"{caller}: the exact sort of {n_entries:,} distinct scores (summed over the "
         f"chunks) in {n_ranges} score ranges needs about {need / GiB:.2f} GiB at its "
         f"peak ({_TABLE_BYTES} bytes per distinct score for the chunks' tables, "
         f"{_TABLE_BYTES} again for the merged ranges, and {_MERGE_BYTES} per score of "
         f"each range being merged), but {where}. Expect heavy spilling and a slow run; "
         "add workers or memory, or bound the AUK in one pass with auk_score_bounds.",
-        ClusterMemoryWarning, stacklevel=4)
+        ClusterMemoryWarning)
     return need
 
 

@@ -20,11 +20,10 @@ thus costs O(n) array work, and the replicates are processed in 2-D batches.
 
 import math
 import numbers
-import warnings
 from collections import namedtuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import expit, ndtr, ndtri
 
 from ._validation import (
     _as_1d_numeric,
@@ -32,7 +31,9 @@ from ._validation import (
     _check_option,
     _check_random_state,
     _check_same_length,
+    _check_weighted_shares,
     _one_class_undefined,
+    _warn,
 )
 from .auk_variance import analytic_compare, analytic_interval, score_interval
 from .curves import _exact_segments
@@ -215,15 +216,18 @@ def _prepare(y_true, scores, pos_label, sample_weight, caller):
     n_pos, n_neg = int(np.count_nonzero(y_pos)), int(np.count_nonzero(~y_pos))
     if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
         return None
+    if weight is not None:
+        kept = weight[keep]
+        _check_weighted_shares(float(np.sum(kept[y_pos])), float(np.sum(kept[~y_pos])),
+                               caller)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: a bootstrap "
             f"from fewer than {_MIN_CASES} cases of a class is unreliable (its "
             "intervals cover less often than they claim). Collect more cases "
             "of that class, or report the estimate with that caveat.",
             UserWarning,
-            stacklevel=3,
         )
     curves = [
         _Curve(score[keep][y_pos], score[keep][~y_pos]) for _, score in parts
@@ -355,7 +359,8 @@ def _acceleration(y_true, y_score, pos_label, sample_weight):
     from .auk_variance import _influences
 
     (_, (if_pos, if_neg)), = _influences(
-        y_true, [(y_score, True)], pos_label, sample_weight, "auk_confidence_interval")
+        y_true, [(y_score, True)], pos_label, sample_weight, "auk_confidence_interval",
+        warn_few=False)
     num = sum(np.sum(v**3) / v.shape[0] ** 3 for v in (if_pos, if_neg))
     den = sum(np.sum(v**2) / v.shape[0] ** 2 for v in (if_pos, if_neg))
     return float(num / (6 * den**1.5)) if den > 0 else 0.0
@@ -363,13 +368,12 @@ def _acceleration(y_true, y_score, pos_label, sample_weight):
 
 def _warn_if_all_equal(reps, what):
     if reps.shape[0] > 1 and np.all(reps == reps[0]):
-        warnings.warn(
+        _warn(
             f"Every bootstrap replicate of {what} is the same (as for a "
             "perfectly ranked test set, whose resamples are all perfectly "
             "ranked): the bootstrap interval is a point, which says nothing "
             "about the population. Use the default method instead.",
             UserWarning,
-            stacklevel=3,
         )
 
 
@@ -887,12 +891,11 @@ def auc_confidence_interval(
         return AUCInterval(nan, nan, nan, nan)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: an AUC "
             f"interval from fewer than {_MIN_CASES} cases of a class is "
             "unreliable.",
             UserWarning,
-            stacklevel=2,
         )
     v, w = _placements(y_pos, score)
     auc = float(v.mean())
@@ -912,6 +915,6 @@ def auc_confidence_interval(
         return AUCInterval(auc, auc, auc, se)
     centre = math.log(auc / (1 - auc))
     half = z * se / (auc * (1 - auc))
-    low = 1 / (1 + math.exp(-(centre - half)))
-    high = 1 / (1 + math.exp(-(centre + half)))
+    low = float(expit(centre - half))
+    high = float(expit(centre + half))
     return AUCInterval(auc, low, high, se)
