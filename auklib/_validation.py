@@ -75,14 +75,21 @@ def _warn(message, category=UserWarning):
     warnings.warn(message, category, stacklevel=level)
 
 
-def _other_label(y_true):
-    """The negative label of y_true when the default positive label 1 applies."""
+def _warn_default_majority(y_true, n_pos, n_neg, caller):
+    """:func:`_warn_majority_positive` for a metric called without ``pos_label``.
+
+    The positive class is then 1 (True for bool labels) and the other is 0,
+    -1 or False; they are looked up only when the warning is due.
+    """
+    if not n_pos > n_neg or not n_neg > 0:
+        return
     y = np.asarray(y_true)
     if y.dtype.kind == "b":
-        return False
-    if y.dtype.kind in "iuf" and y.size and y.min() == -1:
-        return -1
-    return 0
+        pos, other = True, False
+    else:
+        pos = 1
+        other = -1 if y.dtype.kind in "iuf" and y.size and y.min() == -1 else 0
+    _warn_majority_positive(n_pos, n_neg, caller, pos, other, "pos_label=None means 1")
 
 
 def _warn_majority_positive(n_pos, n_neg, caller, pos_label, other, how):
@@ -96,11 +103,12 @@ def _warn_majority_positive(n_pos, n_neg, caller, pos_label, other, how):
     if not n_pos > n_neg or not n_neg > 0:
         return
     _warn(
-        f"{caller} scores {pos_label!r} as the positive class ({how}), but it "
-        "is the majority of y_true; the AUK and kappa at a prevalence are not "
-        "symmetric in the classes and are meant for the rare class. Pass "
-        f"pos_label={other!r} to score the rare class, or pos_label="
-        f"{pos_label!r} to keep this choice without this warning.",
+        f"{caller} scores {pos_label!r} as the positive class ({how}), but "
+        f"{pos_label!r} is the majority of y_true: the AUK and kappa at a "
+        "prevalence, unlike the AUC, depend on which class is positive and are "
+        f"meant for the rare one. Pass pos_label={other!r} to score the rare "
+        f"class, or pos_label={pos_label!r} to keep this choice without this "
+        "warning.",
         PositiveClassWarning,
     )
 

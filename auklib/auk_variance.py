@@ -42,6 +42,7 @@ from ._validation import (
     _check_weighted_shares,
     _one_class_undefined,
     _warn,
+    _warn_default_majority,
 )
 from .curves import _binary_clf_counts, _exact_segments, _shares, auk_bounds
 from .kappa import _kappa_pn
@@ -194,8 +195,9 @@ def _influences(y_true, scores, pos_label, sample_weight, caller, warn_few=True)
 
     The case influences (positives, negatives) are formed only when
     ``cases`` is needed: for weighted cases or a paired comparison.
-    ``warn_few=False`` leaves the few-cases warning to a caller that has
-    already given its own (the BCa interval's acceleration).
+    ``warn_few=False`` leaves the few-cases and majority-class warnings to
+    a caller that has already given its own (the BCa interval's
+    acceleration).
     """
     out = []
     for s, need_cases in scores:
@@ -205,9 +207,13 @@ def _influences(y_true, scores, pos_label, sample_weight, caller, warn_few=True)
         n_neg = int(np.count_nonzero(~y_pos & keep))
         if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
             return None
-        if weight is not None and not out:
-            _check_weighted_shares(float(np.sum(weight[y_pos])),
-                                   float(np.sum(weight[~y_pos])), caller)
+        if not out:
+            w_pos, w_neg = n_pos, n_neg
+            if weight is not None:
+                w_pos, w_neg = float(np.sum(weight[y_pos])), float(np.sum(weight[~y_pos]))
+                _check_weighted_shares(w_pos, w_neg, caller)
+            if pos_label is None and warn_few:
+                _warn_default_majority(y_true, w_pos, w_neg, caller)
         if warn_few and not out and min(n_pos, n_neg) < _MIN_CASES:
             few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
             _warn(

@@ -32,6 +32,7 @@ from ._validation import (
     _check_random_state,
     _check_same_length,
     _check_weighted_shares,
+    _warn_default_majority,
     _one_class_undefined,
     _warn,
 )
@@ -216,10 +217,14 @@ def _prepare(y_true, scores, pos_label, sample_weight, caller):
     n_pos, n_neg = int(np.count_nonzero(y_pos)), int(np.count_nonzero(~y_pos))
     if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
         return None
-    if weight is not None:
+    if weight is None:
+        w_pos, w_neg = n_pos, n_neg
+    else:
         kept = weight[keep]
-        _check_weighted_shares(float(np.sum(kept[y_pos])), float(np.sum(kept[~y_pos])),
-                               caller)
+        w_pos, w_neg = float(np.sum(kept[y_pos])), float(np.sum(kept[~y_pos]))
+        _check_weighted_shares(w_pos, w_neg, caller)
+    if pos_label is None:
+        _warn_default_majority(y_true, w_pos, w_neg, caller)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
         _warn(
