@@ -524,19 +524,18 @@ def _as_result(values, undefined):
 
 
 def kappa_confidence_interval(
-    y_true, y_pred, *, confidence_level=0.95, method="wald", pos_label=None
+    y_true, y_pred, *, confidence_level=0.95, method="fisher-z", pos_label=None
 ):
     """Large-sample confidence interval for Cohen's kappa of binary decisions.
 
     The cases are taken as a random sample, so the confusion matrix is
     multinomial; Fleiss, Cohen & Everitt (1969) give the large-sample
     variance of kappa (the variance of an estimated kappa, not the variance
-    under kappa = 0 used to test it).  ``method="wald"``
-    gives ``kappa +- z SE``, cut at -1 and 1; ``method="fisher-z"`` builds
-    the same standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
+    under kappa = 0 used to test it).  ``method="fisher-z"`` (the default)
+    builds that standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
     and maps it back with ``tanh``, as :func:`mcc_confidence_interval` does,
     which makes the interval asymmetric where kappa's sampling distribution
-    is skewed.
+    is skewed; ``method="wald"`` gives ``kappa +- z SE``, cut at -1 and 1.
 
     Parameters
     ----------
@@ -546,9 +545,10 @@ def kappa_confidence_interval(
         Predicted labels, with the labels of ``y_true``.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
-    method : {"wald", "fisher-z"}, default="wald"
+    method : {"fisher-z", "wald"}, default="fisher-z"
         The interval built on the standard error, see above; "fisher-z"
-        covers better (Notes).
+        covers better (Notes).  Before auklib 0.1.0 the default was
+        "wald".
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
 
@@ -589,9 +589,10 @@ def kappa_confidence_interval(
 
     In every one of these designs the Fisher-z interval covers at least as
     often as the Wald interval and closer to 0.95 (with 400 or more cases
-    they differ by at most 0.006), so ``method="fisher-z"`` is the one to
-    report.  The default stays ``"wald"``, the interval R's ``vcd::Kappa``
-    prints (``confint``), so that results agree with it out of the box.
+    they differ by at most 0.006), so ``method="fisher-z"`` is the default,
+    the interval the book recommends (chapter 12).  ``method="wald"`` is
+    the interval R's ``vcd::Kappa`` prints (``confint``), for results that
+    agree with it.
 
     References
     ----------
@@ -607,10 +608,10 @@ def kappa_confidence_interval(
     >>> res = kappa_confidence_interval(y, d)
     >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}] "
     ...       f"SE {res.standard_error:.4f}")
-    0.5714 [0.3794, 0.7634] SE 0.0980
-    >>> res = kappa_confidence_interval(y, d, method="fisher-z")
+    0.5714 [0.3492, 0.7328] SE 0.0980
+    >>> res = kappa_confidence_interval(y, d, method="wald")
     >>> print(f"[{res.low:.4f}, {res.high:.4f}]")
-    [0.3492, 0.7328]
+    [0.3794, 0.7634]
     """
     _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label, "kappa")
