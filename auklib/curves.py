@@ -1091,7 +1091,11 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
     y_score : array-like of shape (n_samples,)
         Scores, higher meaning more likely positive.
     pos_label : int, float, bool or str, default=None
-        The positive label.  None means 1 (or True).
+        The positive label.  None means 1 (or True), with a
+        :class:`~auklib.PositiveClassWarning` when the positives are the
+        (weighted) majority: the AUK is not symmetric in the classes and is
+        meant for the rare one.  Pass ``pos_label`` to choose without the
+        warning.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     method : {"exact", "trapezoid"}, default="exact"

@@ -119,7 +119,10 @@ def make_auk_scorer(*, pos_label=None, prevalence=None, method="exact",
     ----------
     pos_label : int, float, bool or str, default=None
         The positive class; None means the estimator's ``classes_[1]``
-        (as for scikit-learn's ``"roc_auc"``).
+        (as for scikit-learn's ``"roc_auc"``), with a
+        :class:`~auklib.PositiveClassWarning` when that class is the
+        majority of the labels scored: the AUK is meant for the rare class
+        (with labels "fraud"/"ok", ``classes_[1]`` is "ok").
     prevalence : float, default=None
         Share of positives at which to take kappa, as in
         :func:`auklib.auk_score`; None uses the share in each test fold.
@@ -222,7 +225,9 @@ def make_kappa_scorer(*, pos_label=None, prevalence=None):
         Inside ``TunedThresholdClassifierCV``, which does not pass the
         estimator on, None means the larger of the two labels, which is
         ``classes_[1]`` for scikit-learn's classifiers.  Without
-        ``prevalence`` kappa does not depend on which class is positive.
+        ``prevalence`` kappa does not depend on which class is positive; with
+        it, an inferred positive class that is the majority of the labels
+        gets a :class:`~auklib.PositiveClassWarning`.
     prevalence : float, default=None
         Share of positives at which to take kappa, strictly between 0 and
         1: kappa of the same true and false positive rates where that share
