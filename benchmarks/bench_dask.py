@@ -366,7 +366,7 @@ def main():
                               "dask": dask.__version__,
                               "distributed": distributed.__version__,
                               "numpy": np.__version__},
-                  "load_average_before": os.getloadavg(),
+                  "load_average": os.getloadavg(),  # when it finished: was it shared?
                   "date": time.strftime("%Y-%m-%d"), **result}
         with open(args.partitions_only, "w") as fh:
             json.dump(result, fh, indent=1)
