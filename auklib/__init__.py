@@ -4,7 +4,7 @@ The AUK is the area under the kappa curve of Kaymak, Ben-David & Potharst
 (2012): Cohen's kappa plotted against the false positive rate.
 """
 
-from ._validation import UndefinedMetricWarning
+from ._validation import PositiveClassWarning, UndefinedMetricWarning
 from .curves import (
     KappaOptimalPoint,
     auk_bounds,
@@ -64,6 +64,7 @@ __all__ = [
     "KappaCurveDisplay",
     "KappaOptimalPoint",
     "PairwiseAUC",
+    "PositiveClassWarning",
     "UndefinedMetricWarning",
     "aligned_ranks_posthoc",
     "auk_bounds",

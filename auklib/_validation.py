@@ -8,12 +8,14 @@ metric on millions of scores.
 """
 
 import numbers
+import os
+import sys
 import warnings
 
 import numpy as np
 from sklearn.exceptions import UndefinedMetricWarning as _SklearnUndefinedMetricWarning
 
-__all__ = ["UndefinedMetricWarning"]
+__all__ = ["PositiveClassWarning", "UndefinedMetricWarning"]
 
 
 class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
@@ -23,6 +25,92 @@ class UndefinedMetricWarning(_SklearnUndefinedMetricWarning):
     ``sklearn.exceptions.UndefinedMetricWarning``, so a filter set for
     scikit-learn's warning catches auklib's too.
     """
+
+
+class PositiveClassWarning(UserWarning):
+    """Warning raised when the positive class was inferred and is the majority.
+
+    The AUK and kappa at a given prevalence are not symmetric in the two
+    classes: they measure how well the *positive* class is picked out, and
+    auklib means it to be the rare one.  When the positive class is not
+    given (``pos_label=None``: the label 1 of a metric, ``classes_[1]`` of
+    an estimator in a scorer) and it is the majority of ``y_true``, auklib
+    warns, naming the class it chose and the ``pos_label`` that would choose
+    the other.  Pass ``pos_label`` explicitly to silence it.  The AUC is
+    symmetric (swapping the classes and reversing the scores leaves it
+    unchanged), so the AUC's functions do not warn.
+    """
+
+
+# Frames in these folders are not the user's: a warning is attributed to the
+# first frame outside them (the user's line), also when scikit-learn or joblib
+# called the metric (a scorer inside cross_validate).
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _library_dirs():
+    dirs = [_PACKAGE_DIR]
+    for name in ("sklearn", "joblib"):
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if path:
+            dirs.append(os.path.dirname(os.path.abspath(path)) + os.sep)
+    return tuple(dirs)
+
+
+def _warn(message, category=UserWarning):
+    """``warnings.warn`` attributed to the first caller outside auklib.
+
+    The stack level is counted, not fixed: a public function may reach the
+    warning through any number of private helpers, and the user should see
+    the line of their own code that called auklib (or scikit-learn's
+    ``cross_validate``, for a scorer).
+    """
+    dirs = _library_dirs()
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(dirs):
+        frame, level = frame.f_back, level + 1
+    if frame is None:  # called from auklib or scikit-learn alone
+        level -= 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+def _warn_default_majority(y_true, n_pos, n_neg, caller):
+    """:func:`_warn_majority_positive` for a metric called without ``pos_label``.
+
+    The positive class is then 1 (True for bool labels) and the other is 0,
+    -1 or False; they are looked up only when the warning is due.
+    """
+    if not n_pos > n_neg or not n_neg > 0:
+        return
+    y = np.asarray(y_true)
+    if y.dtype.kind == "b":
+        pos, other = True, False
+    else:
+        pos = 1
+        other = -1 if y.dtype.kind in "iuf" and y.size and y.min() == -1 else 0
+    _warn_majority_positive(n_pos, n_neg, caller, pos, other, "pos_label=None means 1")
+
+
+def _warn_majority_positive(n_pos, n_neg, caller, pos_label, other, how):
+    """Warn when the positive class, not given but inferred, is the majority.
+
+    ``n_pos``/``n_neg`` are the (weighted) class sizes, ``pos_label`` the
+    class chosen, ``other`` the other class and ``how`` how it was chosen.
+    The message is the same in every fold of a cross-validation (no counts),
+    so Python's default filter shows it once per calling line.
+    """
+    if not n_pos > n_neg or not n_neg > 0:
+        return
+    _warn(
+        f"{caller} scores {pos_label!r} as the positive class ({how}), but "
+        f"{pos_label!r} is the majority of y_true: the AUK and kappa at a "
+        "prevalence, unlike the AUC, depend on which class is positive and are "
+        f"meant for the rare one. Pass pos_label={other!r} to score the rare "
+        f"class, or pos_label={pos_label!r} to keep this choice without this "
+        "warning.",
+        PositiveClassWarning,
+    )
 
 
 def _asarray(x, name, dtype=None):
@@ -390,17 +478,41 @@ def _one_class_undefined(n_pos, n_neg, what, caller):
     if n_pos > 0 and n_neg > 0:
         return False
     missing = "positive" if n_pos == 0 else "negative"
-    warnings.warn(
+    _warn(
         f"Only one class is present in y_true (no {missing} samples), so "
         f"{what} undefined; {caller} returns NaN.",
         UndefinedMetricWarning,
-        stacklevel=3,
     )
     return True
 
 
+def _check_weighted_shares(w_pos, w_neg, caller):
+    """A named error when the weights leave one class no share in double precision.
+
+    ``w_pos``/``w_neg`` are the classes' total weights.  With weights such as
+    1e20 on the positives and 1 on the negatives the share of positives
+    rounds to 1.0: the AUK's range ``auk_bounds(p)``, its variance and every
+    interval or test built on them are undefined there (``auk_score`` keeps
+    the share of the negatives apart and still gives the AUK).
+    """
+    big = max(w_pos, w_neg)
+    p = (w_pos / big) / (w_pos / big + w_neg / big)
+    if 0.0 < p < 1.0:
+        return
+    cls, share = ("negative", w_neg / (w_pos + w_neg)) if p == 1.0 else (
+        "positive", w_pos / (w_pos + w_neg))
+    raise ValueError(
+        f"sample_weight leaves the {cls} class {share:.3g} of the total weight, "
+        f"so the share of positives rounds to {p:.1f} in double precision and "
+        f"{caller} is undefined (the AUK's range, its variance and interval "
+        "need a share strictly between 0 and 1). Weights this unequal make one "
+        "class carry no effective weight; give each class a share of at least "
+        "about 1e-15."
+    )
+
+
 def _warn_undefined(message):
-    warnings.warn(message, UndefinedMetricWarning, stacklevel=3)
+    _warn(message, UndefinedMetricWarning)
 
 
 def _check_random_state(random_state):

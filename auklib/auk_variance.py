@@ -32,13 +32,18 @@ computation costs one count of the scores (a sort) and a few O(K) passes.
 
 import functools
 import math
-import warnings
 
 import numpy as np
-from scipy.special import ndtr, stdtrit
+from scipy.special import expit, ndtr, stdtrit
 from scipy.stats import t as student_t
 
-from ._validation import _check_binary_inputs, _one_class_undefined
+from ._validation import (
+    _check_binary_inputs,
+    _check_weighted_shares,
+    _one_class_undefined,
+    _warn,
+    _warn_default_majority,
+)
 from .curves import _binary_clf_counts, _exact_segments, _shares, auk_bounds
 from .kappa import _kappa_pn
 
@@ -185,11 +190,14 @@ def _quantile(confidence_level, df):
     return float(stdtrit(df, q))  # Student's t quantile, as student_t.ppf
 
 
-def _influences(y_true, scores, pos_label, sample_weight, caller):
+def _influences(y_true, scores, pos_label, sample_weight, caller, warn_few=True):
     """Validate; per score vector (influence, case influences or None).
 
     The case influences (positives, negatives) are formed only when
     ``cases`` is needed: for weighted cases or a paired comparison.
+    ``warn_few=False`` leaves the few-cases and majority-class warnings to
+    a caller that has already given its own (the BCa interval's
+    acceleration).
     """
     out = []
     for s, need_cases in scores:
@@ -199,15 +207,21 @@ def _influences(y_true, scores, pos_label, sample_weight, caller):
         n_neg = int(np.count_nonzero(~y_pos & keep))
         if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
             return None
-        if not out and min(n_pos, n_neg) < _MIN_CASES:
+        if not out:
+            w_pos, w_neg = n_pos, n_neg
+            if weight is not None:
+                w_pos, w_neg = float(np.sum(weight[y_pos])), float(np.sum(weight[~y_pos]))
+                _check_weighted_shares(w_pos, w_neg, caller)
+            if pos_label is None and warn_few:
+                _warn_default_majority(y_true, w_pos, w_neg, caller)
+        if warn_few and not out and min(n_pos, n_neg) < _MIN_CASES:
             few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-            warnings.warn(
+            _warn(
                 f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: the "
                 "analytic interval was checked by simulation down to "
                 f"{_MIN_CASES} cases of a class; below that its coverage is "
                 "unknown.",
                 UserWarning,
-                stacklevel=4,
             )
         c = _Influence(y_pos, score, weight)
         cases = None
@@ -315,13 +329,12 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
     lo, hi = auk_bounds(c.p)
     x = (est - lo) / (hi - lo)
     if se == 0 or not 0 < x < 1:
-        warnings.warn(
+        _warn(
             "The influence-function standard error is 0 (a perfectly ranked "
             "test set, or every case with the same influence): the analytic "
             "interval is a point, which says nothing about the population. "
             "Use the default method='score' instead.",
             UserWarning,
-            stacklevel=3,
         )
         return est, est, est, se
     low, high = _logit_limits(est, se, z, lo, hi)
@@ -329,12 +342,18 @@ def analytic_interval(y_true, y_score, confidence_level, pos_label, sample_weigh
 
 
 def _logit_limits(est, se, q, lo, hi):
-    """``est +- q se`` on the logit scale of ``[lo, hi]``, mapped back."""
+    """``est +- q se`` on the logit scale of ``[lo, hi]``, mapped back.
+
+    The logistic function is scipy's ``expit``, which takes any real (or
+    infinite) argument: a huge half-width (few cases at a high confidence
+    level, Student's t with one degree of freedom) gives the bound itself,
+    not an OverflowError.
+    """
     x = (est - lo) / (hi - lo)
     centre = math.log(x / (1 - x))
     half = q * se / ((hi - lo) * x * (1 - x))
-    low = lo + (hi - lo) / (1 + math.exp(-(centre - half)))
-    high = lo + (hi - lo) / (1 + math.exp(-(centre + half)))
+    low = lo + (hi - lo) * float(expit(centre - half))
+    high = lo + (hi - lo) * float(expit(centre + half))
     return low, high
 
 

@@ -26,7 +26,6 @@ one half without any O(N+ N-) loop.
 
 import math
 import numbers
-import warnings
 from collections import namedtuple
 
 import numpy as np
@@ -42,6 +41,7 @@ from ._validation import (
     _check_option,
     _check_same_length,
     _one_class_undefined,
+    _warn,
 )
 from .kappa import _kappa_counts
 from .threshold_metrics import _mcc
@@ -210,12 +210,11 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
         return DeLongResult(nan, nan, nan, nan, nan, nan)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: DeLong's "
             f"test with fewer than {_MIN_CASES} cases of a class can reject more "
             "often than its level says.",
             UserWarning,
-            stacklevel=2,
         )
     v10_a, v01_a = _placements(y_pos, a)
     v10_b, v01_b = _placements(y_pos, b)
@@ -233,13 +232,12 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
     if se <= 8 * np.finfo(float).eps * max(1.0, abs(difference)):
         if abs(difference) <= 8 * np.finfo(float).eps:
             return DeLongResult(0.0, 1.0, 0.0, 0.0, 0.0, 0.0)
-        warnings.warn(
+        _warn(
             "The estimated variance of the AUC difference is 0 although the "
             "AUCs differ (every case moves by the same amount); the statistic "
             "is infinite and the P value 0, which the data cannot support "
             "with so little variation.",
             UserWarning,
-            stacklevel=2,
         )
         return DeLongResult(
             math.copysign(math.inf, difference), 0.0, difference,
@@ -453,14 +451,13 @@ def _interval_inputs(y_true, y_pred, confidence_level, pos_label, what):
     counts = np.rint(cells * n).astype(np.int64)
     if counts.min() < _MIN_CELL:
         tp, fn, fp, tn = counts
-        warnings.warn(
+        _warn(
             f"A cell of the confusion matrix holds fewer than {_MIN_CELL} cases "
             f"(TP={tp}, FN={fn}, FP={fp}, TN={tn}): the large-sample {what} "
             "interval can cover much less than its level when a cell's "
             "expected count is this small. Report it with that caveat, or "
             "collect more cases of the rare class.",
             UserWarning,
-            stacklevel=3,
         )
     return cells, n, float(ndtri(0.5 + confidence_level / 2))
 
@@ -519,27 +516,26 @@ def _as_result(values, undefined):
     """
     result = AgreementInterval(*(float(v) for v in values))
     if math.isnan(result.estimate):
-        # stacklevel=3: the warning names the line that called the public function
-        warnings.warn(undefined, UndefinedMetricWarning, stacklevel=3)
+        # attributed to the line that called the public function
+        _warn(undefined, UndefinedMetricWarning)
         nan = float("nan")
         return AgreementInterval(nan, nan, nan, nan)
     return result
 
 
 def kappa_confidence_interval(
-    y_true, y_pred, *, confidence_level=0.95, method="wald", pos_label=None
+    y_true, y_pred, *, confidence_level=0.95, method="fisher-z", pos_label=None
 ):
     """Large-sample confidence interval for Cohen's kappa of binary decisions.
 
     The cases are taken as a random sample, so the confusion matrix is
     multinomial; Fleiss, Cohen & Everitt (1969) give the large-sample
     variance of kappa (the variance of an estimated kappa, not the variance
-    under kappa = 0 used to test it).  ``method="wald"``
-    gives ``kappa +- z SE``, cut at -1 and 1; ``method="fisher-z"`` builds
-    the same standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
+    under kappa = 0 used to test it).  ``method="fisher-z"`` (the default)
+    builds that standard error into ``atanh(kappa) +- z SE / (1 - kappa^2)``
     and maps it back with ``tanh``, as :func:`mcc_confidence_interval` does,
     which makes the interval asymmetric where kappa's sampling distribution
-    is skewed.
+    is skewed; ``method="wald"`` gives ``kappa +- z SE``, cut at -1 and 1.
 
     Parameters
     ----------
@@ -549,9 +545,10 @@ def kappa_confidence_interval(
         Predicted labels, with the labels of ``y_true``.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
-    method : {"wald", "fisher-z"}, default="wald"
+    method : {"fisher-z", "wald"}, default="fisher-z"
         The interval built on the standard error, see above; "fisher-z"
-        covers better (Notes).
+        covers better (Notes).  Before auklib 0.1.0 the default was
+        "wald".
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
 
@@ -592,9 +589,10 @@ def kappa_confidence_interval(
 
     In every one of these designs the Fisher-z interval covers at least as
     often as the Wald interval and closer to 0.95 (with 400 or more cases
-    they differ by at most 0.006), so ``method="fisher-z"`` is the one to
-    report.  The default stays ``"wald"``, the interval R's ``vcd::Kappa``
-    prints (``confint``), so that results agree with it out of the box.
+    they differ by at most 0.006), so ``method="fisher-z"`` is the default,
+    the interval the book recommends (chapter 12).  ``method="wald"`` is
+    the interval R's ``vcd::Kappa`` prints (``confint``), for results that
+    agree with it.
 
     References
     ----------
@@ -610,10 +608,10 @@ def kappa_confidence_interval(
     >>> res = kappa_confidence_interval(y, d)
     >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}] "
     ...       f"SE {res.standard_error:.4f}")
-    0.5714 [0.3794, 0.7634] SE 0.0980
-    >>> res = kappa_confidence_interval(y, d, method="fisher-z")
+    0.5714 [0.3492, 0.7328] SE 0.0980
+    >>> res = kappa_confidence_interval(y, d, method="wald")
     >>> print(f"[{res.low:.4f}, {res.high:.4f}]")
-    [0.3492, 0.7328]
+    [0.3794, 0.7634]
     """
     _check_option(method, "method", _KAPPA_METHODS)
     cells, n, z = _interval_inputs(y_true, y_pred, confidence_level, pos_label, "kappa")

@@ -23,6 +23,7 @@ from ._validation import (
     _check_same_length,
     _one_class_undefined,
     _scalar_prevalence,
+    _warn_default_majority,
 )
 from .kappa import _kappa_pn
 
@@ -572,7 +573,8 @@ def _counts_from_scores(y_true, y_score, pos_label, sample_weight, caller):
     return (fps, tps), thresholds
 
 
-def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, prevalence=None):
+def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, prevalence=None,
+                       *, asymmetric=False):
     """Validate and count; return (fpr, tpr, kappa, thresholds, prevalence).
 
     With a single class in ``y_true`` the rates are undefined: a warning is
@@ -580,7 +582,9 @@ def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, preval
     from the rates (eq. (19)), so that no product of counts is formed: the
     result does not depend on the scale of the weights.  It is taken at the
     share of positives in ``y_true``, or at ``prevalence`` when given (a
-    checked float; it is then the prevalence returned).
+    checked float; it is then the prevalence returned).  ``asymmetric``:
+    the caller's result depends on which class is positive, so a default
+    positive class that is the majority of ``y_true`` is warned about.
     """
     counts, thresholds = _counts_from_scores(
         y_true, y_score, pos_label, sample_weight, caller
@@ -590,6 +594,8 @@ def _curve_from_scores(y_true, y_score, pos_label, sample_weight, caller, preval
         return nan, nan, nan, thresholds, float("nan")
     fps, tps = counts
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    if asymmetric and pos_label is None:
+        _warn_default_majority(y_true, n_pos, n_neg, caller)
     p, n = _shares(n_pos, n_neg) if prevalence is None else (prevalence, 1.0 - prevalence)
     fpr, tpr = fps / n_neg, tps / n_pos
     kappa = _kappa_pn(tpr, fpr, (n_pos - tps) / n_pos, (n_neg - fps) / n_neg, p, n)
@@ -663,7 +669,7 @@ def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None):
     array([ inf, 0.8 , 0.4 , 0.35, 0.1 ])
     """
     fpr, _, kappa, thresholds, _ = _curve_from_scores(
-        y_true, y_score, pos_label, sample_weight, "kappa_curve"
+        y_true, y_score, pos_label, sample_weight, "kappa_curve", asymmetric=True
     )
     return fpr, kappa, thresholds
 
@@ -1085,7 +1091,11 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
     y_score : array-like of shape (n_samples,)
         Scores, higher meaning more likely positive.
     pos_label : int, float, bool or str, default=None
-        The positive label.  None means 1 (or True).
+        The positive label.  None means 1 (or True), with a
+        :class:`~auklib.PositiveClassWarning` when the positives are the
+        (weighted) majority: the AUK is not symmetric in the classes and is
+        meant for the rare one.  Pass ``pos_label`` to choose without the
+        warning.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights.
     method : {"exact", "trapezoid"}, default="exact"
@@ -1157,6 +1167,8 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, method="ex
                              segments="steps" if method == "trapezoid" else "turns")
     if _one_class_undefined(seg.n_pos, seg.n_neg, "the ROC and kappa curves are", "auk_score"):
         return float("nan")
+    if pos_label is None:
+        _warn_default_majority(y_true, seg.n_pos, seg.n_neg, "auk_score")
     return _auk_of_segments(seg, method, target)
 
 

@@ -33,19 +33,32 @@ up first the highest.
 
 import operator
 import os
-import warnings
 from collections import namedtuple
 from numbers import Integral, Real
 
-import dask
-import dask.array as da
+try:
+    import dask
+    import dask.array as da
+    from dask import delayed
+    from dask.base import tokenize
+    from dask.delayed import Delayed
+    from dask.highlevelgraph import HighLevelGraph
+except ModuleNotFoundError as _exc:  # pragma: no cover - tested in a subprocess
+    raise ModuleNotFoundError(
+        "auklib.dask needs Dask, which is not installed. Install it with "
+        'pip install "auklib[dask]" (or pip install "dask[array,dataframe]").',
+        name=_exc.name,
+    ) from _exc
 import numpy as np
-from dask import delayed
-from dask.base import tokenize
-from dask.delayed import Delayed
-from dask.highlevelgraph import HighLevelGraph
 
-from ._validation import UndefinedMetricWarning, _as_1d_numeric, _binary_labels
+from ._validation import (
+    UndefinedMetricWarning,
+    _as_1d_numeric,
+    _binary_labels,
+    _scalar_prevalence,
+    _warn,
+    _warn_majority_positive,
+)
 from .curves import _binary_clf_counts, _corners, _exact, _exact_segments, _shares
 from .kappa import _kappa_pn
 
@@ -141,11 +154,30 @@ def _known_length(arr):
     return None if isinstance(n, float) and np.isnan(n) else int(n)
 
 
-def _blocks(y_true, y_score):
-    """Aligned label and score blocks (two lists of Delayed) and the table dtype."""
+def _blocks(y_true, y_score, sample_weight=None):
+    """Aligned label, score and weight blocks (lists of Delayed; the weights a
+    list of None without ``sample_weight``) and the table dtype."""
     y = _as_dask_1d(y_true, "y_true")
     s = _as_dask_1d(y_score, "y_score")
     dtype = _table_dtype(s.dtype)
+    if sample_weight is None:
+        y, s = _aligned(y, s, "y_true")
+        ys, ss = _delayed_blocks(y), _delayed_blocks(s)
+        return ys, ss, [None] * len(ss), dtype
+    w = _as_dask_1d(sample_weight, "sample_weight")
+    if len({_is_series(y), _is_series(s), _is_series(w)}) > 1:  # mixed: all arrays
+        y, s, w = (c.to_dask_array(lengths=True) if _is_series(c) else c for c in (y, s, w))
+    y, s = _aligned(y, s, "y_true")
+    w, s = _aligned(w, s, "sample_weight")
+    return _delayed_blocks(y), _delayed_blocks(s), _delayed_blocks(w), dtype
+
+
+def _delayed_blocks(x):
+    return list(x.to_delayed()) if _is_series(x) else list(x.to_delayed().ravel())
+
+
+def _aligned(y, s, y_name):
+    """``y`` (labels or weights) lined up with the scores ``s``, or a named error."""
     if _is_series(y) != _is_series(s):  # a column and an array: both arrays
         if _is_series(y):
             y = y.to_dask_array(lengths=True)
@@ -154,13 +186,13 @@ def _blocks(y_true, y_score):
     if _is_series(y):
         if y.npartitions != s.npartitions:
             raise ValueError(
-                "y_true and y_score must have the same partitions; got "
+                f"{y_name} and y_score must have the same partitions; got "
                 f"{y.npartitions} and {s.npartitions} partitions."
             )
-        return list(y.to_delayed()), list(s.to_delayed()), dtype
+        return y, s
     ny, ns = _known_length(y), _known_length(s)
     if (ny is None) != (ns is None):
-        name, other = ("y_true", "y_score") if ny is None else ("y_score", "y_true")
+        name, other = (y_name, "y_score") if ny is None else ("y_score", y_name)
         raise ValueError(
             f"{name} has unknown chunk sizes (NaN in its .chunks, e.g. from a "
             f"dask DataFrame's to_dask_array()) but {other} has known ones, so "
@@ -169,7 +201,7 @@ def _blocks(y_true, y_score):
         )
     if ny is not None and ny != ns:
         raise ValueError(
-            f"Inputs have different numbers of samples: y_true has {ny}, "
+            f"Inputs have different numbers of samples: {y_name} has {ny}, "
             f"y_score has {ns}."
         )
     if ns == 0:
@@ -178,13 +210,13 @@ def _blocks(y_true, y_score):
         # both unknown: aligned block by block (each block checks its lengths)
         if y.numblocks != s.numblocks:
             raise ValueError(
-                "y_true and y_score have unknown chunk sizes and different "
+                f"{y_name} and y_score have unknown chunk sizes and different "
                 f"numbers of chunks ({y.numblocks[0]} and {s.numblocks[0]}); "
                 "call compute_chunk_sizes() on both."
             )
     elif y.chunks != s.chunks:
         y = y.rechunk(s.chunks)
-    return list(y.to_delayed().ravel()), list(s.to_delayed().ravel()), dtype
+    return y, s
 
 
 def _check_pos_label(pos_label):
@@ -194,8 +226,33 @@ def _check_pos_label(pos_label):
         )
 
 
-def _chunk_inputs(y, s, pos_label):
-    """A chunk's labels as booleans, its scores, and the set of its labels."""
+def _chunk_weight(w, n):
+    """A chunk's sample weights as float64 (None stays None), checked as auklib does.
+
+    Unlike :func:`auklib.auk_score` they are not rescaled (each chunk would
+    be rescaled on its own): weights up to about 1e300 / n are safe.
+    """
+    if w is None:
+        return None
+    w = w.to_numpy() if hasattr(w, "to_numpy") else np.asarray(w)
+    if w.shape[0] != n:
+        raise ValueError(
+            "Inputs have different numbers of samples in a partition: "
+            f"sample_weight has {w.shape[0]}, y_score has {n}."
+        )
+    if n == 0:
+        return np.zeros(0)
+    w = _as_1d_numeric(w, "sample_weight", finite=False).astype(np.float64, copy=False)
+    if not np.isfinite(w).all():
+        raise ValueError("sample_weight contains NaN or infinite values.")
+    if (w < 0).any():
+        raise ValueError("sample_weight contains negative values.")
+    return w
+
+
+def _chunk_inputs(y, s, pos_label, w=None):
+    """A chunk's labels as booleans, its scores, the set of its labels, and its
+    weights (None without ``sample_weight``)."""
     y = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
     s = s.to_numpy() if hasattr(s, "to_numpy") else np.asarray(s)
     if y.shape[0] != s.shape[0]:
@@ -203,8 +260,9 @@ def _chunk_inputs(y, s, pos_label):
             "Inputs have different numbers of samples in a partition: y_true "
             f"has {y.shape[0]}, y_score has {s.shape[0]}."
         )
+    w = _chunk_weight(w, s.shape[0])
     if s.shape[0] == 0:
-        return np.zeros(0, dtype=bool), np.zeros(0), frozenset()
+        return np.zeros(0, dtype=bool), np.zeros(0), frozenset(), w
     score = _as_1d_numeric(s, "y_score")
     y_pos = _binary_labels(y, pos_label)  # at most two labels, as auklib checks
     if y.dtype.kind in "biuf":
@@ -212,7 +270,7 @@ def _chunk_inputs(y, s, pos_label):
         labels = frozenset({v.min().item(), v.max().item()})
     else:
         labels = frozenset(np.unique(y).tolist())
-    return y_pos, score, labels
+    return y_pos, score, labels, w
 
 
 def _check_labels(label_sets, pos_label):
@@ -258,10 +316,10 @@ def _missing_class(n_pos, n_neg):
 
 
 def _warn_missing(missing, caller):
-    warnings.warn(
+    _warn(
         f"Only one class is present in y_true (no {missing} samples), so the "
         f"ROC and kappa curves are undefined; {caller} returns NaN.",
-        UndefinedMetricWarning, stacklevel=3)
+        UndefinedMetricWarning)
 
 
 def _check_int(value, name, low):
@@ -284,13 +342,14 @@ def _within_float(score):
     return int(score.min()) >= -_FLOAT_INT and int(score.max()) <= _FLOAT_INT
 
 
-def _chunk_table(y, s, pos_label, dtype):
+def _chunk_table(y, s, pos_label, dtype, w=None):
     """(scores ascending, positives, negatives per score, labels) of a chunk.
 
     The scores keep ``dtype``: int64 or uint64 scores beyond 2**53 are
     counted on their own distinct values, not on their float64 roundings.
+    The counts are int64, or float64 sums of the weights with ``w``.
     """
-    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+    y_pos, score, labels, w = _chunk_inputs(y, s, pos_label, w)
     if score.shape[0] == 0:
         return _empty_table(dtype) + (labels,)
     if dtype.kind != "f":
@@ -301,13 +360,19 @@ def _chunk_table(y, s, pos_label, dtype):
         score = score.astype(dtype, copy=False)
         if not _within_float(score):
             values, inverse = np.unique(score, return_inverse=True)
-            total = np.bincount(inverse, minlength=values.shape[0])
-            pos = np.bincount(inverse[y_pos], minlength=values.shape[0])
-            return values, pos.astype(np.int64), (total - pos).astype(np.int64), labels
-    fps, tps, thr = _binary_clf_counts(y_pos, score)
+            k = values.shape[0]
+            if w is None:
+                total = np.bincount(inverse, minlength=k)
+                pos = np.bincount(inverse[y_pos], minlength=k)
+                return values, pos.astype(np.int64), (total - pos).astype(np.int64), labels
+            pos = np.bincount(inverse[y_pos], weights=w[y_pos], minlength=k)
+            neg = np.bincount(inverse[~y_pos], weights=w[~y_pos], minlength=k)
+            return values, pos, neg, labels
+    fps, tps, thr = _binary_clf_counts(y_pos, score, w)
     # counts per distinct score, turned to increasing score order
-    pos = np.diff(tps)[::-1].astype(np.int64)
-    neg = np.diff(fps)[::-1].astype(np.int64)
+    count = np.int64 if w is None else np.float64
+    pos = np.diff(tps)[::-1].astype(count)
+    neg = np.diff(fps)[::-1].astype(count)
     values = thr[:0:-1].astype(dtype)  # exact: floats, or integers within 2**53
     return values, pos, neg, labels
 
@@ -316,14 +381,17 @@ def _chunk_sample(table):
     """Scores at evenly spaced ranks of the chunk, each with the weight it stands
     for; the chunk's labels, class totals and number of distinct scores."""
     values, pos, neg, labels = table
-    n = int(pos.sum() + neg.sum())
+    # weighted tables are split by their distinct scores (what the ranges
+    # hold in memory), unweighted ones by their samples, as before
+    mass = np.ones(values.shape[0]) if pos.dtype.kind == "f" else pos + neg
+    n = mass.sum().item()
     if n == 0:
         return values[:0], np.zeros(0), labels, 0, 0, 0
     k = min(_SAMPLES_PER_CHUNK, values.shape[0])
     ranks = (np.arange(k) + 0.5) * (n / k)
-    at = np.searchsorted(np.cumsum(pos + neg), ranks, side="right")
+    at = np.searchsorted(np.cumsum(mass), ranks, side="right")
     at = np.minimum(at, values.shape[0] - 1)
-    return (values[at], np.full(k, n / k), labels, int(pos.sum()), int(neg.sum()),
+    return (values[at], np.full(k, n / k), labels, pos.sum().item(), neg.sum().item(),
             int(values.shape[0]))
 
 
@@ -333,7 +401,8 @@ def _summary(pos_label, samples):
     return (np.concatenate([smp[0] for smp in samples]),
             np.concatenate([smp[1] for smp in samples]),
             sum(smp[3] for smp in samples), sum(smp[4] for smp in samples),
-            sum(smp[5] for smp in samples), max(smp[5] for smp in samples))
+            sum(smp[5] for smp in samples), max(smp[5] for smp in samples),
+            frozenset().union(*(smp[2] for smp in samples)))
 
 
 def _splitters(values, weights, n_ranges):
@@ -381,7 +450,7 @@ def _merge(pieces):
 
 
 def _range_totals(rng):
-    return int(rng[1].sum()), int(rng[2].sum())
+    return rng[1].sum().item(), rng[2].sum().item()
 
 
 def _offsets(totals):
@@ -399,8 +468,9 @@ def _range_path(rng, start, b):
     """The range's ROC vertices as counts, from the vertex it starts at."""
     fp0, tp0 = start[b]
     pos, neg = rng[1][::-1], rng[2][::-1]  # from the highest score down
-    fps = np.empty(pos.shape[0] + 1, dtype=np.int64)
-    tps = np.empty(pos.shape[0] + 1, dtype=np.int64)
+    count = np.float64 if pos.dtype.kind == "f" else np.int64  # weighted or not
+    fps = np.empty(pos.shape[0] + 1, dtype=count)
+    tps = np.empty(pos.shape[0] + 1, dtype=count)
     fps[0], tps[0] = fp0, tp0
     np.cumsum(neg, out=fps[1:])
     np.cumsum(pos, out=tps[1:])
@@ -409,19 +479,19 @@ def _range_path(rng, start, b):
     return fps, tps
 
 
-def _range_auk(rng, start, b, n_pos, n_neg):
+def _range_auk(rng, start, b, n_pos, n_neg, prevalence=None):
     fps, tps = _range_path(rng, start, b)
     if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
         return 0.0
     n_pos, n_neg = float(n_pos), float(n_neg)
-    p, n = _shares(n_pos, n_neg)
+    p, n = _shares(n_pos, n_neg) if prevalence is None else (prevalence, 1.0 - prevalence)
     idx = _corners(fps, tps)
     fps, tps = fps[idx], tps[idx]
     return _exact(fps / n_neg, tps / n_pos, p, n, (n_pos - tps) / n_pos,
                   (n_neg - fps) / n_neg)
 
 
-def _range_auc(rng, start, b, n_pos, n_neg):
+def _range_auc(rng, start, b, n_pos, n_neg, prevalence=None):  # the AUC needs no p
     fps, tps = _range_path(rng, start, b)
     if fps.shape[0] < 2 or _missing_class(n_pos, n_neg):
         return 0.0
@@ -554,14 +624,14 @@ def _warn_memory(n_entries, n_ranges, cluster, caller):
         where = f"this machine had {room / GiB:.2f} GiB available"
     if need <= room:
         return None
-    warnings.warn(
+    _warn(
         f"{caller}: the exact sort of {n_entries:,} distinct scores (summed over the "
         f"chunks) in {n_ranges} score ranges needs about {need / GiB:.2f} GiB at its "
         f"peak ({_TABLE_BYTES} bytes per distinct score for the chunks' tables, "
         f"{_TABLE_BYTES} again for the merged ranges, and {_MERGE_BYTES} per score of "
         f"each range being merged), but {where}. Expect heavy spilling and a slow run; "
         "add workers or memory, or bound the AUK in one pass with auk_score_bounds.",
-        ClusterMemoryWarning, stacklevel=4)
+        ClusterMemoryWarning)
     return need
 
 
@@ -572,7 +642,8 @@ def _graph(name, layer, dependencies):
     return HighLevelGraph.from_collections(name, layer, dependencies=dependencies)
 
 
-def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller):
+def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller, sample_weight=None,
+                  asymmetric=False):
     """Count per chunk (persisted), then build the sort's graph.
 
     Returns (layer, dependencies, range keys, offsets key, n_pos, n_neg): the
@@ -583,18 +654,21 @@ def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller):
     _check_pos_label(pos_label)
     if n_ranges is not None:
         n_ranges = _check_int(n_ranges, "n_ranges", 1)
-    ys, ss, dtype = _blocks(y_true, y_score)
+    ys, ss, ws, dtype = _blocks(y_true, y_score, sample_weight)
     n_chunks = len(ss)
     cluster = _cluster()  # the workers' memory before the sort
     # phase 1: the chunks' tables stay on the workers; the samples come back
-    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label, dtype)
-              for y, s in zip(ys, ss)]
+    tables = [delayed(_chunk_table, pure=True)(y, s, pos_label, dtype, w)
+              for y, s, w in zip(ys, ss, ws)]
     samples = [delayed(_chunk_sample, pure=True)(t) for t in tables]
     summary = delayed(_summary, pure=True)(pos_label, samples)
     *tables, summary = dask.persist(*tables, summary)
-    values, weights, n_pos, n_neg, n_entries, _ = summary.compute()
+    values, weights, n_pos, n_neg, n_entries, _, labels = summary.compute()
     if n_pos + n_neg == 0:
-        raise ValueError(_EMPTY)
+        raise ValueError(_EMPTY if sample_weight is None
+                         else "sample_weight is zero for every sample.")
+    if asymmetric and pos_label is None:
+        _warn_default_majority_labels(labels, n_pos, n_neg, caller)
     if n_ranges is None:
         n_ranges = _choose_n_ranges(n_entries, cluster[0], cluster[1])
     _warn_memory(n_entries, n_ranges, cluster, caller)
@@ -625,12 +699,23 @@ def _exact_ranges(y_true, y_score, pos_label, n_ranges, caller):
     return layer, tables, range_keys, off_name, n_pos, n_neg, token
 
 
-def _score(func, caller, y_true, y_score, pos_label, n_ranges):
+def _warn_default_majority_labels(labels, n_pos, n_neg, caller):
+    """The majority-class warning of auklib's metrics, from the chunks' label set."""
+    if n_pos > n_neg > 0:
+        other = -1 if -1 in labels else 0
+        _warn_majority_positive(n_pos, n_neg, caller, 1, other, "pos_label=None means 1")
+
+
+def _score(func, caller, y_true, y_score, pos_label, n_ranges, sample_weight=None,
+           prevalence=None):
+    if prevalence is not None:
+        prevalence = _scalar_prevalence(prevalence)
     layer, deps, ranges, off, n_pos, n_neg, token = _exact_ranges(
-        y_true, y_score, pos_label, n_ranges, caller)
+        y_true, y_score, pos_label, n_ranges, caller, sample_weight,
+        asymmetric=func is _range_auk)
     name = f"auk-{caller}-{token}"
     for b, key in enumerate(ranges):
-        layer[(name, b)] = (func, key, off, b, n_pos, n_neg)
+        layer[(name, b)] = (func, key, off, b, n_pos, n_neg, prevalence)
     layer[name] = (_sum_parts, [(name, b) for b in range(len(ranges))])
     value = dask.compute(Delayed(name, _graph(name, layer, deps)))[0]
     missing = _missing_class(n_pos, n_neg)
@@ -640,7 +725,8 @@ def _score(func, caller, y_true, y_score, pos_label, n_ranges):
     return value
 
 
-def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
+def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, prevalence=None,
+              n_ranges=None):
     """Exact area under the kappa curve (AUK) of data in dask collections.
 
     Equal, up to the order of the floating-point sums (about 1e-15), to
@@ -657,6 +743,15 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
         Scores, higher meaning more likely positive.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
+    sample_weight : dask array, dask DataFrame column or array-like of shape \
+(n_samples,), default=None
+        Non-negative sample weights, as in :func:`auklib.auk_score`; lined
+        up with ``y_score`` as ``y_true`` is.  Weights up to about
+        ``1e300 / n_samples`` (they are not rescaled chunk by chunk).
+    prevalence : float, default=None
+        The share p of positives at which to evaluate kappa, strictly
+        between 0 and 1, as in :func:`auklib.auk_score`; None uses the
+        (weighted) share in ``y_true``.
     n_ranges : int, default=None
         The number of score ranges of the distributed sort (the ranges are
         merged and integrated in parallel).  None chooses it from the data
@@ -682,7 +777,8 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     merged on one worker, and a prefix sum of the ranges' class totals (from
     the highest range down) gives the ROC vertex where each range's stretch
     of the path begins.  Each range then adds the exact integral of kappa
-    along its segments.  Sample weights are not supported.
+    along its segments.  With ``sample_weight`` the counts are the sums of
+    the weights (float64, the same 8 bytes as the int64 counts).
 
     **Memory.**  A chunk's table holds 24 bytes per distinct score of the
     chunk (the score and two int64 counts); counting it needs about 40
@@ -699,7 +795,20 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     exceeds the room the workers have before they spill to disk (their
     ``distributed.worker.memory.target`` share of the memory limit, less
     what their processes already use), a :class:`ClusterMemoryWarning`
-    says so with the numbers, before the ranges are built.  The bounds
+    says so with the numbers, before the ranges are built.
+
+    **Where it spills.**  With Dask's default target of 0.6, a cluster
+    whose workers' memory limits add up to M bytes starts to spill at
+    about ``0.6 M / 48`` distinct scores (less what the workers already
+    hold, and less the merges): about 13 million distinct scores per GiB of
+    workers' memory, so 10**8 distinct float scores (10**8 rows of
+    continuous scores) need about 8 GiB of workers in all; on 2 workers of
+    4 GB (4.8 GB of room) they spill about 2.5 GiB, slowly but with the
+    right result.  Fewer distinct scores need less: scores rounded to 3
+    decimals, or probabilities in float32, make far fewer table rows (the
+    memory follows the distinct scores per chunk, not the rows).  Chunk
+    size matters little to memory but much to time (chapter 11 measures
+    it): the sort's graph has one task per chunk and range.  The bounds
     (:func:`auk_score_bounds`) need a few MB whatever the data size.
 
     **Progress.**  The work is two or three ``dask.compute`` calls.  On
@@ -731,10 +840,11 @@ def auk_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     >>> abs(a - auklib.auk_score(y, s)) < 1e-12
     True
     """
-    return _score(_range_auk, "auk_score", y_true, y_score, pos_label, n_ranges)
+    return _score(_range_auk, "auk_score", y_true, y_score, pos_label, n_ranges,
+                  sample_weight, prevalence)
 
 
-def roc_auc_score(y_true, y_score, *, pos_label=None, n_ranges=None):
+def roc_auc_score(y_true, y_score, *, pos_label=None, sample_weight=None, n_ranges=None):
     """Exact area under the ROC curve (AUC) of data in dask collections.
 
     The same sample sort as :func:`auk_score`; ties count one half, as in
@@ -742,8 +852,9 @@ def roc_auc_score(y_true, y_score, *, pos_label=None, n_ranges=None):
 
     Parameters
     ----------
-    y_true, y_score, pos_label, n_ranges
-        As in :func:`auk_score`.
+    y_true, y_score, pos_label, sample_weight, n_ranges
+        As in :func:`auk_score` (``sample_weight`` as in scikit-learn's
+        ``roc_auc_score``).
 
     Returns
     -------
@@ -759,10 +870,11 @@ def roc_auc_score(y_true, y_score, *, pos_label=None, n_ranges=None):
     >>> round(roc_auc_score(y, s), 12)  # 6 of 9 pairs ordered, 2 tied
     0.666666666667
     """
-    return _score(_range_auc, "roc_auc_score", y_true, y_score, pos_label, n_ranges)
+    return _score(_range_auc, "roc_auc_score", y_true, y_score, pos_label, n_ranges,
+                  sample_weight)
 
 
-def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
+def kappa_curve(y_true, y_score, *, pos_label=None, sample_weight=None, n_ranges=None):
     """Cohen's kappa against the false positive rate, one point per threshold.
 
     The same points as :func:`auklib.kappa_curve` on the data in memory,
@@ -771,8 +883,8 @@ def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
 
     Parameters
     ----------
-    y_true, y_score, pos_label, n_ranges
-        As in :func:`auk_score`.
+    y_true, y_score, pos_label, sample_weight, n_ranges
+        As in :func:`auk_score` (and :func:`auklib.kappa_curve`).
 
     Returns
     -------
@@ -792,7 +904,8 @@ def kappa_curve(y_true, y_score, *, pos_label=None, n_ranges=None):
     array([0. , 0.5, 0. , 0.5, 0. ])
     """
     layer, deps, ranges, off, n_pos, n_neg, token = _exact_ranges(
-        y_true, y_score, pos_label, n_ranges, "kappa_curve")
+        y_true, y_score, pos_label, n_ranges, "kappa_curve", sample_weight,
+        asymmetric=True)
     name = f"auk-kappa_curve-{token}"
     top = len(ranges) - 1
     for b in range(top, -1, -1):
@@ -845,16 +958,16 @@ def _bin_coordinate(score, lo, hi, n_bins):
     return x
 
 
-def _chunk_minmax(y, s, pos_label):
-    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+def _chunk_minmax(y, s, pos_label, w=None):
+    y_pos, score, labels, _ = _chunk_inputs(y, s, pos_label, w)
     if score.shape[0] == 0:
         return np.inf, -np.inf, labels
     return float(score.min()), float(score.max()), labels
 
 
-def _chunk_hist(y, s, pos_label, lo, hi, n_bins):
-    """Per-class counts over the bins (one pass), and the chunk's labels."""
-    y_pos, score, labels = _chunk_inputs(y, s, pos_label)
+def _chunk_hist(y, s, pos_label, lo, hi, n_bins, w=None):
+    """Per-class counts (weights) over the bins (one pass), and the chunk's labels."""
+    y_pos, score, labels, w = _chunk_inputs(y, s, pos_label, w)
     if score.shape[0] == 0:
         z = np.zeros(n_bins, np.int64)
         return z, z, labels
@@ -865,14 +978,17 @@ def _chunk_hist(y, s, pos_label, lo, hi, n_bins):
         )
     x = _bin_coordinate(score, lo, hi, n_bins)
     idx = np.minimum(x.astype(np.int64), n_bins - 1)
+    if w is not None:
+        return (np.bincount(idx[y_pos], weights=w[y_pos], minlength=n_bins),
+                np.bincount(idx[~y_pos], weights=w[~y_pos], minlength=n_bins), labels)
     pos = np.bincount(idx[y_pos], minlength=n_bins)
     tot = np.bincount(idx, minlength=n_bins)
     return pos, tot - pos, labels
 
 
-def _chunk_subhist(y, s, pos_label, lo, hi, n_bins, chosen, n_sub):
+def _chunk_subhist(y, s, pos_label, lo, hi, n_bins, chosen, n_sub, w=None):
     """Per-class counts over n_sub sub-bins of each chosen bin (the second pass)."""
-    y_pos, score, _ = _chunk_inputs(y, s, pos_label)
+    y_pos, score, _, w = _chunk_inputs(y, s, pos_label, w)
     k = chosen.shape[0]
     if score.shape[0] == 0:
         z = np.zeros(k * n_sub, np.int64)
@@ -887,6 +1003,10 @@ def _chunk_subhist(y, s, pos_label, lo, hi, n_bins, chosen, n_sub):
     sub = np.minimum(((x - idx) * n_sub).astype(np.int64), n_sub - 1)
     sub = np.maximum(sub, 0)
     cell = slot * n_sub + sub
+    if w is not None:
+        wk = w[keep]
+        return (np.bincount(cell[yk], weights=wk[yk], minlength=k * n_sub),
+                np.bincount(cell[~yk], weights=wk[~yk], minlength=k * n_sub))
     pos = np.bincount(cell[yk], minlength=k * n_sub)
     tot = np.bincount(cell, minlength=k * n_sub)
     return pos, tot - pos
@@ -899,7 +1019,7 @@ def _sum_hists(*hists):
     return pos, neg, labels
 
 
-def _bound_terms(pos, neg):
+def _bound_terms(pos, neg, prevalence=None):
     """Per-bin lower and upper integrals of kappa, bins from the highest score.
 
     Bin j runs from vertex (F[j-1], T[j-1]) to (F[j], T[j]).  Only horizontal
@@ -907,7 +1027,7 @@ def _bound_terms(pos, neg):
     upper path at T[j].  Each is one segment of the exact segment integral.
     """
     n_pos, n_neg = float(pos.sum()), float(neg.sum())
-    p, n = _shares(n_pos, n_neg)
+    p, n = _shares(n_pos, n_neg) if prevalence is None else (prevalence, 1.0 - prevalence)
     tps = np.concatenate(([0], np.cumsum(pos)))
     fps = np.concatenate(([0], np.cumsum(neg)))
     f0, w = fps[:-1] / n_neg, neg / n_neg
@@ -931,7 +1051,7 @@ def _certify(low_terms, high_terms):
 
 
 def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
-                     pos_label=None):
+                     pos_label=None, sample_weight=None, prevalence=None):
     """Certified lower and upper bounds on the exact AUK, from one pass.
 
     Each chunk counts its positives and negatives in ``n_bins`` equal bins
@@ -958,6 +1078,10 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
         width of the bounds into ``n_bins`` sub-bins each.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
+    sample_weight, prevalence
+        As in :func:`auk_score`: the bounds are then on
+        ``auklib.auk_score(y_true, y_score, sample_weight=...,
+        prevalence=...)``.
 
     Returns
     -------
@@ -1003,9 +1127,12 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
     n_bins = _check_int(n_bins, "n_bins", 1)
     refine = _check_int(refine, "refine", 0)
     rng = _check_range(range)
-    ys, ss, _ = _blocks(y_true, y_score)
+    if prevalence is not None:
+        prevalence = _scalar_prevalence(prevalence)
+    ys, ss, ws, _ = _blocks(y_true, y_score, sample_weight)
     if rng is None:
-        mm = [delayed(_chunk_minmax, pure=True)(y, s, pos_label) for y, s in zip(ys, ss)]
+        mm = [delayed(_chunk_minmax, pure=True)(y, s, pos_label, w)
+              for y, s, w in zip(ys, ss, ws)]
         mm = dask.compute(*mm)
         _check_labels([m[2] for m in mm], pos_label)
         lo, hi = min(m[0] for m in mm), max(m[1] for m in mm)
@@ -1013,21 +1140,26 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
             raise ValueError(_EMPTY)
     else:
         lo, hi = rng
-    hists = [delayed(_chunk_hist, pure=True)(y, s, pos_label, lo, hi, n_bins)
-             for y, s in zip(ys, ss)]
+    hists = [delayed(_chunk_hist, pure=True)(y, s, pos_label, lo, hi, n_bins, w)
+             for y, s, w in zip(ys, ss, ws)]
     pos, neg, label_sets = dask.compute(delayed(_sum_hists)(*hists))[0]
     _check_labels(label_sets, pos_label)
     if pos.sum() + neg.sum() == 0:
-        raise ValueError(_EMPTY)
-    missing = _missing_class(int(pos.sum()), int(neg.sum()))
+        raise ValueError(_EMPTY if sample_weight is None
+                         else "sample_weight is zero for every sample.")
+    missing = _missing_class(pos.sum().item(), neg.sum().item())
     if missing:
         _warn_missing(missing, "auk_score_bounds")
         return AUKScoreBounds(float("nan"), float("nan"), n_bins)
+    if pos_label is None:
+        _warn_default_majority_labels(frozenset().union(*label_sets), pos.sum().item(),
+                                      neg.sum().item(), "auk_score_bounds")
+    count = np.float64 if sample_weight is not None else np.int64
     # the highest scores first
-    pos, neg = pos[::-1].astype(np.int64), neg[::-1].astype(np.int64)
+    pos, neg = pos[::-1].astype(count), neg[::-1].astype(count)
     n_used = n_bins
     if refine > 0 and hi > lo:
-        low_t, high_t = _bound_terms(pos, neg)
+        low_t, high_t = _bound_terms(pos, neg, prevalence)
         width = high_t - low_t
         k = min(refine, n_bins)
         top = np.argsort(width, kind="stable")[::-1][:k]
@@ -1035,8 +1167,8 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
         if top.shape[0]:
             chosen = np.sort(n_bins - 1 - top)  # back to bin numbers, increasing
             subs = [delayed(_chunk_subhist, pure=True)(y, s, pos_label, lo, hi, n_bins,
-                                                       chosen, n_bins)
-                    for y, s in zip(ys, ss)]
+                                                       chosen, n_bins, w)
+                    for y, s, w in zip(ys, ss, ws)]
             spos, sneg, _ = dask.compute(delayed(_sum_hists)(*subs))[0]
             # rebuild the partition in increasing score order, then flip
             apos, aneg = pos[::-1], neg[::-1]
@@ -1047,9 +1179,9 @@ def auk_score_bounds(y_true, y_score, *, n_bins=1000, range=None, refine=0,
                 last = b + 1
             parts_p.append(apos[last:])
             parts_n.append(aneg[last:])
-            pos = np.concatenate(parts_p)[::-1].astype(np.int64)
-            neg = np.concatenate(parts_n)[::-1].astype(np.int64)
+            pos = np.concatenate(parts_p)[::-1].astype(count)
+            neg = np.concatenate(parts_n)[::-1].astype(count)
             n_used = pos.shape[0]
-    low_t, high_t = _bound_terms(pos, neg)
+    low_t, high_t = _bound_terms(pos, neg, prevalence)
     low, high = _certify(low_t, high_t)
     return AUKScoreBounds(low, high, n_used)

@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from ._validation import _check_option, _scalar_prevalence
+from ._validation import (
+    _check_labels,
+    _check_option,
+    _check_sample_weight,
+    _scalar_prevalence,
+    _warn_majority_positive,
+)
 from .curves import _METHODS, _auk_segments, _curve_from_scores
 
 __all__ = ["KappaCurveDisplay"]
@@ -93,10 +99,47 @@ def _despine(ax):
 def _kappa_and_auk(y_true, y_score, pos_label, sample_weight, method, prevalence):
     """(fpr, kappa, AUK, class share) of one set of scores; NaN AUK for one class."""
     fpr, tpr, kappa, _, p = _curve_from_scores(
-        y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay", prevalence
+        y_true, y_score, pos_label, sample_weight, "KappaCurveDisplay", prevalence,
+        asymmetric=True,
     )
     auk = float("nan") if np.isnan(p) else _auk_segments(fpr, tpr, p, method)
     return fpr, kappa, auk, p
+
+
+def _default_pos_label(y_true):
+    """The positive label that ``pos_label=None`` means: True for bool labels, else 1."""
+    return True if getattr(np.asarray(y_true), "dtype", None) == bool else 1
+
+
+def _warn_if_classes_majority(estimator, y, pos, sample_weight, caller):
+    """Warn when ``classes_[1]``, taken as positive, is the majority of ``y``."""
+    labels = _check_labels(y, "y")
+    is_pos = labels == pos
+    if sample_weight is None:
+        n_pos = float(np.count_nonzero(is_pos))
+        n_neg = labels.shape[0] - n_pos
+    else:
+        w = _check_sample_weight(sample_weight, labels.shape[0])
+        n_pos, n_neg = float(w[is_pos].sum()), float(w[~is_pos].sum())
+    plain = [c.item() if isinstance(c, np.generic) else c for c in estimator.classes_]
+    _warn_majority_positive(n_pos, n_neg, caller, plain[1], plain[0],
+                            "the estimator's classes_[1]")
+
+
+def _legend_title(pos_label, prevalence):
+    """"positive class 'fraud', p = 0.01": which class and which share the curves show."""
+    parts = []
+    if isinstance(pos_label, np.generic):
+        pos_label = pos_label.item()
+    if pos_label is not None:
+        parts.append(f"Positive class {pos_label!r}")
+    prevs = [v for v in np.ravel(np.asarray(
+        prevalence if prevalence is not None else [], dtype=float)) if np.isfinite(v)]
+    if prevs:
+        lo, hi = min(prevs), max(prevs)
+        parts.append(f"p = {lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}"
+                     else f"p = {lo:.3g}-{hi:.3g}")
+    return ", ".join(parts) if parts else None
 
 
 def _checked_options(caller, method, prevalence, response_method=None):
@@ -162,11 +205,12 @@ class KappaCurveDisplay:
     name : str or list of str, default=None
         Label of the curve(s) in the legend.  None: no name.
     pos_label : int, float, bool or str, default=None
-        The positive class, shown on the axis labels.
+        The positive class, shown on the axis labels and in the legend's
+        title.
     prevalence : float or list of floats, default=None
         Share of positives at which each curve's kappa is taken (kappa
-        depends on it).  Stored for reference; the axes title is left to
-        the user.
+        depends on it), shown in the legend's title (``p = 0.01``; a range
+        when the curves differ).  The axes title is left to the user.
 
     Attributes
     ----------
@@ -175,8 +219,9 @@ class KappaCurveDisplay:
     chance_level_ : matplotlib Line2D or None
         The kappa = 0 line (a random or constant classifier), None when not
         drawn.
-    optimal_point_ : matplotlib Line2D or None
-        The marks of the highest point of each curve, None when not drawn.
+    optimal_point_ : matplotlib Line2D, list of Line2D or None
+        The mark of the highest point of each curve, in the curve's colour
+        (a list, as ``line_``, for several curves); None when not drawn.
     ax_ : matplotlib Axes
         Axes with the curve(s).
     figure_ : matplotlib Figure
@@ -197,6 +242,8 @@ class KappaCurveDisplay:
     0.25
     >>> disp.line_.get_label()
     'AUK = 0.250'
+    >>> disp.ax_.get_legend().get_title().get_text()
+    'Positive class 1, p = 0.5'
 
     The same scores where 1% of the cases will be positive, with the
     kappa-optimal threshold marked:
@@ -332,7 +379,7 @@ class KappaCurveDisplay:
         self.optimal_point_ = None
         if plot_optimal_point:
             self.optimal_point_ = self._plot_optimal_points(ax, fprs, kappas,
-                                                            optimal_point_kw)
+                                                            optimal_point_kw, lines)
 
         suffix = "" if self.pos_label is None else f" (Positive label: {self.pos_label})"
         ax.set(
@@ -342,23 +389,36 @@ class KappaCurveDisplay:
         )
         if despine:
             _despine(ax)
-        extras = [ln for ln in (self.chance_level_, self.optimal_point_) if ln is not None]
+        marks = _as_list(self.optimal_point_) or []
+        extras = [ln for ln in [self.chance_level_, *marks] if ln is not None]
         if any(not str(ln.get_label()).startswith("_") for ln in lines + extras):
-            ax.legend(loc="upper right")
+            ax.legend(loc="upper right", title=_legend_title(self.pos_label, self.prevalence))
         return self
 
     @staticmethod
-    def _plot_optimal_points(ax, fprs, kappas, optimal_point_kw):
-        """Mark the highest point of each curve (the first where kappa ties)."""
-        best = [int(np.nanargmax(k)) if np.any(np.isfinite(k)) else None for k in kappas]
-        xs = [f[i] for f, i in zip(fprs, best) if i is not None]
-        ys = [k[i] for k, i in zip(kappas, best) if i is not None]
-        label = (f"max kappa = {ys[0]:.3f}" if len(fprs) == 1 and ys
-                 else "max kappa of each curve")
-        kw = {"marker": "o", "linestyle": "", "color": "k", "label": label, "zorder": 3}
-        kw.update(optimal_point_kw or {})
-        (marks,) = ax.plot(xs, ys, **kw)
-        return marks
+    def _plot_optimal_points(ax, fprs, kappas, optimal_point_kw, lines):
+        """Mark the highest point of each curve (the first where kappa ties).
+
+        Each mark takes its curve's colour (with a black edge, so that it
+        stands out on the line); one legend entry names them all.  One
+        curve gives one Line2D, several a list of them, as ``line_``.
+        """
+        marks = []
+        for f, k, line in zip(fprs, kappas, lines):
+            if not np.any(np.isfinite(k)):
+                continue
+            i = int(np.nanargmax(k))
+            if len(fprs) == 1:
+                label = f"max kappa = {k[i]:.3f}"
+            else:
+                label = "max kappa of each curve" if not marks else "_nolegend_"
+            kw = {"marker": "o", "linestyle": "", "color": line.get_color(),
+                  "markeredgecolor": "k", "label": label, "zorder": 3}
+            kw.update(optimal_point_kw or {})
+            marks.extend(ax.plot([f[i]], [k[i]], **kw))
+        if not marks:
+            return None
+        return marks[0] if len(fprs) == 1 else marks
 
     @classmethod
     @_with_parameters
@@ -406,7 +466,8 @@ class KappaCurveDisplay:
         fpr, kappa, auk, p = _kappa_and_auk(
             y_true, y_score, pos_label, sample_weight, method, prevalence
         )
-        disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=pos_label, prevalence=p)
+        shown = _default_pos_label(y_true) if pos_label is None else pos_label
+        disp = cls(fpr=fpr, kappa=kappa, auk=auk, name=name, pos_label=shown, prevalence=p)
         return disp.plot(**_drawing_options(locals()))
 
     @classmethod
@@ -459,6 +520,9 @@ class KappaCurveDisplay:
         """
         _checked_options("from_estimator", method, prevalence, response_method)
         score, pos = _response(estimator, X, response_method, pos_label)
+        if pos_label is None:
+            _warn_if_classes_majority(estimator, y, pos, sample_weight,
+                                      "KappaCurveDisplay.from_estimator")
         return cls.from_predictions(
             y, score, pos_label=pos, sample_weight=sample_weight, method=method,
             prevalence=prevalence, name=type(estimator).__name__ if name is None else name,
@@ -532,6 +596,9 @@ class KappaCurveDisplay:
             w = None if sample_weight is None else _safe_indexing(sample_weight, test)
             fpr, kappa, auk, p = _kappa_and_auk(_safe_indexing(y, test), score, pos, w,
                                                 method, prevalence)
+            if pos_label is None and not fprs:
+                _warn_if_classes_majority(est, y, pos, sample_weight,
+                                          "KappaCurveDisplay.from_cv_results")
             fprs.append(fpr)
             kappas.append(kappa)
             prevs.append(p)

@@ -23,6 +23,8 @@ from ._validation import (
     _check_sample_weight,
     _one_class_undefined,
     _scalar_prevalence,
+    _warn_default_majority,
+    _warn_majority_positive,
 )
 from .compare import _decisions
 from .curves import _METHODS, auk_score
@@ -49,12 +51,38 @@ class _PositiveClassScorer(_Scorer):
         self._name = name
         self._multiclass_hint = multiclass_hint
 
+    def _asymmetric(self):
+        """Whether the score depends on which class is positive.
+
+        The AUK always does; kappa only at a given prevalence (Cohen's kappa
+        of the labels themselves is the same for either class).
+        """
+        return self._score_func is auk_score or "prevalence" in self._kwargs
+
     def _score(self, method_caller, estimator, X, y_true, **kwargs):
         if self._kwargs.get("pos_label") is not None:
             return super()._score(method_caller, estimator, X, y_true, **kwargs)
+        pos_label = self._positive_class(estimator)
+        if self._asymmetric():
+            self._warn_if_majority(estimator, y_true, pos_label, kwargs.get("sample_weight"))
         scorer = copy.copy(self)
-        scorer._kwargs = {**self._kwargs, "pos_label": self._positive_class(estimator)}
+        scorer._kwargs = {**self._kwargs, "pos_label": pos_label}
         return _Scorer._score(scorer, method_caller, estimator, X, y_true, **kwargs)
+
+    def _warn_if_majority(self, estimator, y_true, pos_label, sample_weight):
+        """Warn when ``classes_[1]``, taken as positive, is the majority of y_true."""
+        y = _check_labels(y_true, "y_true")
+        is_pos = y == pos_label
+        if sample_weight is None:
+            n_pos = float(np.count_nonzero(is_pos))
+            n_neg = float(y.shape[0]) - n_pos
+        else:
+            w = _check_sample_weight(sample_weight, y.shape[0])
+            n_pos, n_neg = float(w[is_pos].sum()), float(w[~is_pos].sum())
+        other = estimator.classes_[0]
+        _warn_majority_positive(
+            n_pos, n_neg, self._name, _plain(pos_label), _plain(other),
+            "the estimator's classes_[1]")
 
     def _positive_class(self, estimator):
         classes = getattr(estimator, "classes_", None)
@@ -91,7 +119,10 @@ def make_auk_scorer(*, pos_label=None, prevalence=None, method="exact",
     ----------
     pos_label : int, float, bool or str, default=None
         The positive class; None means the estimator's ``classes_[1]``
-        (as for scikit-learn's ``"roc_auc"``).
+        (as for scikit-learn's ``"roc_auc"``), with a
+        :class:`~auklib.PositiveClassWarning` when that class is the
+        majority of the labels scored: the AUK is meant for the rare class
+        (with labels "fraud"/"ok", ``classes_[1]`` is "ok").
     prevalence : float, default=None
         Share of positives at which to take kappa, as in
         :func:`auklib.auk_score`; None uses the share in each test fold.
@@ -194,7 +225,9 @@ def make_kappa_scorer(*, pos_label=None, prevalence=None):
         Inside ``TunedThresholdClassifierCV``, which does not pass the
         estimator on, None means the larger of the two labels, which is
         ``classes_[1]`` for scikit-learn's classifiers.  Without
-        ``prevalence`` kappa does not depend on which class is positive.
+        ``prevalence`` kappa does not depend on which class is positive; with
+        it, an inferred positive class that is the majority of the labels
+        gets a :class:`~auklib.PositiveClassWarning`.
     prevalence : float, default=None
         Share of positives at which to take kappa, strictly between 0 and
         1: kappa of the same true and false positive rates where that share
@@ -243,6 +276,11 @@ def make_kappa_scorer(*, pos_label=None, prevalence=None):
     )
 
 
+def _plain(label):
+    """A numpy scalar label as the Python value (its repr is what a user types)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
 def _check_response_method(response_method):
     methods = (response_method,) if isinstance(response_method, str) else response_method
     if not isinstance(methods, (list, tuple)) or not methods:
@@ -261,7 +299,8 @@ def _predicted_kappa(y_true, y_pred, *, pos_label=None, prevalence=None, sample_
     ``pos_label=None`` with labels other than {0, 1}, {-1, 1} or bool means
     the larger of the labels present (scikit-learn's ``classes_[1]``).
     """
-    if pos_label is None:
+    inferred = pos_label is None
+    if inferred:
         pos_label = _larger_label(y_true, y_pred)
     y_pos, decision = _decisions(y_true, y_pred, pos_label, "y_pred")
     weight = _check_sample_weight(sample_weight, y_pos.shape[0])
@@ -275,6 +314,14 @@ def _predicted_kappa(y_true, y_pred, *, pos_label=None, prevalence=None, sample_
     if prevalence is None:
         return float(_kappa_counts(tp, fn, fp, tn))
     pos, neg = tp + fn, fp + tn
+    if inferred and pos_label is None:  # labels {0, 1} or {-1, 1}: 1 is positive
+        _warn_default_majority(y_true, pos, neg, "kappa_scorer")
+    elif inferred:  # TunedThresholdClassifierCV: the larger label present
+        other = [v for v in np.unique(_check_labels(y_true, "y_true")).tolist()
+                 if v != pos_label]
+        _warn_majority_positive(pos, neg, "kappa_scorer", _plain(pos_label),
+                                other[0] if other else None,
+                                "the larger of the two labels, classes_[1]")
     p = _scalar_prevalence(prevalence)
     return float(_kappa_pn(tp / pos, fp / neg, fn / pos, tn / neg, p, 1.0 - p))
 

@@ -20,11 +20,10 @@ thus costs O(n) array work, and the replicates are processed in 2-D batches.
 
 import math
 import numbers
-import warnings
 from collections import namedtuple
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from scipy.special import expit, ndtr, ndtri
 
 from ._validation import (
     _as_1d_numeric,
@@ -32,7 +31,10 @@ from ._validation import (
     _check_option,
     _check_random_state,
     _check_same_length,
+    _check_weighted_shares,
+    _warn_default_majority,
     _one_class_undefined,
+    _warn,
 )
 from .auk_variance import analytic_compare, analytic_interval, score_interval
 from .curves import _exact_segments
@@ -69,10 +71,19 @@ Attributes
 difference : float
     AUK of ``y_score_a`` minus AUK of ``y_score_b`` (both exact).
 low, high : float
-    Bias-corrected percentile interval of the difference.
+    The interval of the difference.  With ``method="analytic"`` (the
+    default) ``difference +- t SE``, the paired influence-function standard
+    error with Student's t on Welch-Satterthwaite degrees of freedom; with
+    ``method="bootstrap"`` the bias-corrected percentile interval of the
+    paired bootstrap replicates.
 p_value : float
-    Two-sided bootstrap p-value of "no difference": the smallest level
-    at which the interval of that level excludes 0.
+    Two-sided P-value of "no difference", below ``1 - confidence_level``
+    exactly when the interval excludes 0.  Analytic: from the same t
+    statistic.  Bootstrap: the smallest level at which the bootstrap
+    interval of that level excludes 0, and never below
+    ``1 / (n_resamples + 1)``, the resolution of ``n_resamples``
+    replicates (when every replicate lies on one side of 0 the data say
+    only that P is below that; it is not 0).
 """
 
 AUCInterval = namedtuple("AUCInterval", ["estimate", "low", "high", "standard_error"])
@@ -91,7 +102,7 @@ standard_error : float
     DeLong's standard error of the estimate (whatever the method).
 """
 
-_AUC_METHODS = ("score", "newcombe", "delong-logit")
+_AUC_METHODS = ("score", "newcombe", "delong", "delong-logit")
 
 # Fewer cases than this in a class: warn that the interval is unreliable.
 # Chosen from the coverage simulations of the book's chapter 9: with 10
@@ -215,15 +226,22 @@ def _prepare(y_true, scores, pos_label, sample_weight, caller):
     n_pos, n_neg = int(np.count_nonzero(y_pos)), int(np.count_nonzero(~y_pos))
     if _one_class_undefined(n_pos, n_neg, "the AUK is", caller):
         return None
+    if weight is None:
+        w_pos, w_neg = n_pos, n_neg
+    else:
+        kept = weight[keep]
+        w_pos, w_neg = float(np.sum(kept[y_pos])), float(np.sum(kept[~y_pos]))
+        _check_weighted_shares(w_pos, w_neg, caller)
+    if pos_label is None:
+        _warn_default_majority(y_true, w_pos, w_neg, caller)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: a bootstrap "
             f"from fewer than {_MIN_CASES} cases of a class is unreliable (its "
             "intervals cover less often than they claim). Collect more cases "
             "of that class, or report the estimate with that caveat.",
             UserWarning,
-            stacklevel=3,
         )
     curves = [
         _Curve(score[keep][y_pos], score[keep][~y_pos]) for _, score in parts
@@ -355,7 +373,8 @@ def _acceleration(y_true, y_score, pos_label, sample_weight):
     from .auk_variance import _influences
 
     (_, (if_pos, if_neg)), = _influences(
-        y_true, [(y_score, True)], pos_label, sample_weight, "auk_confidence_interval")
+        y_true, [(y_score, True)], pos_label, sample_weight, "auk_confidence_interval",
+        warn_few=False)
     num = sum(np.sum(v**3) / v.shape[0] ** 3 for v in (if_pos, if_neg))
     den = sum(np.sum(v**2) / v.shape[0] ** 2 for v in (if_pos, if_neg))
     return float(num / (6 * den**1.5)) if den > 0 else 0.0
@@ -363,13 +382,12 @@ def _acceleration(y_true, y_score, pos_label, sample_weight):
 
 def _warn_if_all_equal(reps, what):
     if reps.shape[0] > 1 and np.all(reps == reps[0]):
-        warnings.warn(
+        _warn(
             f"Every bootstrap replicate of {what} is the same (as for a "
             "perfectly ranked test set, whose resamples are all perfectly "
             "ranked): the bootstrap interval is a point, which says nothing "
             "about the population. Use the default method instead.",
             UserWarning,
-            stacklevel=3,
         )
 
 
@@ -660,9 +678,11 @@ def auk_compare(
     Notes
     -----
     The bootstrap P-value inverts its interval with the same quantiles of
-    the replicates, so the two agree for any ``n_resamples``; its
-    resolution is limited by ``n_resamples`` (it is 0 when every replicate
-    lies on one side of 0: report it as below ``1 / n_resamples``).
+    the replicates, so the two agree for any ``n_resamples`` (at levels
+    above ``1 / (n_resamples + 1)``); its resolution is limited by
+    ``n_resamples``: it is at least ``1 / (n_resamples + 1)``, the value it
+    takes when every replicate lies on one side of 0 (report it as "below
+    ``1 / (n_resamples + 1)``").
 
     References
     ----------
@@ -709,7 +729,8 @@ def auk_compare(
     est, reps = _replicates(curves, w_pos, w_neg, n_resamples, random_state)
     diff, d_reps = float(est[0] - est[1]), reps[0] - reps[1]
     low, high, z0 = _bc_interval(diff, d_reps, confidence_level)
-    p_value = _bc_p_value(d_reps, z0)
+    # the resolution of n_resamples replicates: never an exact 0
+    p_value = max(_bc_p_value(d_reps, z0), 1.0 / (n_resamples + 1))
     return AUKComparison(diff, low, high, p_value)
 
 
@@ -848,10 +869,16 @@ def auc_confidence_interval(
 
         (AUC - theta)^2 <= z^2 c V_N(theta).
 
-    ``method="newcombe"`` is Newcombe's Method 5 itself (``c = 1``), and
+    ``method="newcombe"`` is Newcombe's Method 5 itself (``c = 1``);
+    ``method="delong"`` is pROC's default, ``ci.auc(roc, method =
+    "delong")``: the Wald interval ``AUC +- z SE`` with DeLong's standard
+    error, cut to [0, 1] (it agrees with pROC to rounding on the book's
+    reference data sets, ``chapters/data/reference``); and
     ``method="delong-logit"`` is the interval of earlier versions,
-    ``logit(AUC) +- z SE / (AUC (1 - AUC))`` mapped back, which has zero
-    width at an AUC of 0 or 1.
+    ``logit(AUC) +- z SE / (AUC (1 - AUC))`` mapped back.  Both DeLong
+    intervals have zero width at an AUC of 0 or 1 and are too short near
+    them; use them to agree with other tools, not for a skewed,
+    well-separated problem.
 
     Coverage of the 95% interval in 10,000 simulated test sets per case
     (Monte Carlo standard error at most 0.005; the book's
@@ -892,8 +919,8 @@ def auc_confidence_interval(
         Scores, higher meaning more likely positive.
     confidence_level : float, default=0.95
         Strictly between 0 and 1.
-    method : {"score", "newcombe", "delong-logit"}, default="score"
-        The interval, see above.
+    method : {"score", "newcombe", "delong", "delong-logit"}, default="score"
+        The interval, see above; "delong" is pROC's default.
     pos_label : int, float, bool or str, default=None
         The positive label.  None means 1 (or True).
 
@@ -944,6 +971,12 @@ def auc_confidence_interval(
     >>> res = auc_confidence_interval(y, s, method="delong-logit")
     >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}]")
     0.6667 [0.4467, 0.8321]
+
+    pROC's ``ci.auc(roc, method = "delong")``, the Wald interval:
+
+    >>> res = auc_confidence_interval(y, s, method="delong")
+    >>> print(f"{res.estimate:.4f} [{res.low:.4f}, {res.high:.4f}]")
+    0.6667 [0.4650, 0.8683]
     """
     confidence_level, _ = _check_options(confidence_level, 1)
     if not isinstance(method, str) or method not in _AUC_METHODS:
@@ -958,12 +991,11 @@ def auc_confidence_interval(
         return AUCInterval(nan, nan, nan, nan)
     if min(n_pos, n_neg) < _MIN_CASES:
         few, cls = (n_pos, "positive") if n_pos <= n_neg else (n_neg, "negative")
-        warnings.warn(
+        _warn(
             f"Only {few} {cls} case{'s' if few != 1 else ''} in y_true: an AUC "
             f"interval from fewer than {_MIN_CASES} cases of a class is "
             "unreliable.",
             UserWarning,
-            stacklevel=2,
         )
     v, w = _placements(y_pos, score)
     auc = float(v.mean())
@@ -972,6 +1004,8 @@ def auc_confidence_interval(
     var = var_pos + var_neg
     se = math.sqrt(var)
     z = float(ndtri(0.5 + confidence_level / 2))
+    if method == "delong":  # pROC's ci.auc(method = "delong"): Wald, cut to [0, 1]
+        return AUCInterval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), se)
     if method != "delong-logit":
         scale = 1.0
         if method == "score":
@@ -982,6 +1016,6 @@ def auc_confidence_interval(
         return AUCInterval(auc, auc, auc, se)
     centre = math.log(auc / (1 - auc))
     half = z * se / (auc * (1 - auc))
-    low = 1 / (1 + math.exp(-(centre - half)))
-    high = 1 / (1 + math.exp(-(centre + half)))
+    low = float(expit(centre - half))
+    high = float(expit(centre + half))
     return AUCInterval(auc, low, high, se)

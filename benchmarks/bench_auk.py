@@ -6,12 +6,20 @@
 Each timing is the best of ``--repeat`` runs on the same arrays (float64
 scores, 10% positives, labels int64 0/1); the functions compared in a ratio
 are run in turns.  Memory is the peak traced by tracemalloc (the memory a
-call allocates beyond its inputs).  Goals:
+call allocates beyond its inputs).
 
-* the exact AUK (the default) within 1.5x the time and 2x the memory of
-  ``np.sort`` of the same scores, for continuous scores and for scores
-  rounded to 2 decimals (issue 30: an AUK needs one sort of the scores
-  plus passes over the classes);
+The target, which sets the exit status (0 when it holds, 1 when not): the
+exact AUK (the default) within 2x the time and 2x the memory of
+``np.sort`` of the same scores at 10^7 rows, for continuous scores and for
+scores rounded to 2 decimals.  An AUK needs one sort of the scores plus
+passes over the classes; issue 38 decided the floor: no compiled extension
+and no numba, so pure NumPy at 1.5-1.9x the sort (issue 30 had asked for
+1.5x, which a sort plus passes in NumPy cannot promise on every machine).
+
+The other goals are reported beside it (``ok`` / ``not ok``) but do not
+set the exit status, so that ``make bench`` runs on to the Dask and Spark
+benchmarks:
+
 * ``auk_score(method="trapezoid")`` no slower than the exact AUK (goal
   1.1x: it is the exact integral plus a series correction per run, see
   ``auklib.curves._unit_runs_trapezoid``);
@@ -115,15 +123,18 @@ def main():
     m = n // 10
 
     rows = []  # (comparison, auklib (wall, cpu), reference (wall, cpu), goal, unit)
+    targets = set()  # the rows of the target (the exit status)
     for kind, scores in (("", s), ("rounded, ", s_tied)):
         t_sort, t_exact, t_trap = best_of_interleaved(
             [lambda: np.sort(scores), lambda: auk_score(y, scores),
              lambda: auk_score(y, scores, method="trapezoid")], rep)
-        rows.append((f"{kind}auk_score(exact) / np.sort(y_score)", t_exact, t_sort, 1.5, "s"))
+        rows.append((f"{kind}auk_score(exact) / np.sort(y_score)", t_exact, t_sort, 2.0, "s"))
+        targets.add(len(rows) - 1)
         mem_sort = peak_memory(lambda: np.sort(scores)) / 1e6
         mem_exact = peak_memory(lambda: auk_score(y, scores)) / 1e6
         rows.append((f"{kind}peak memory: auk_score(exact) / np.sort", (mem_exact, mem_exact),
                      (mem_sort, mem_sort), 2.0, "MB"))
+        targets.add(len(rows) - 1)
         rows.append((f"{kind}auk_score(trapezoid) / auk_score(exact)", t_trap, t_exact, 1.1,
                      "s"))
         if not kind:
@@ -172,21 +183,28 @@ def main():
           "compared functions run in turns")
     print("ratios of CPU time (time.process_time: other processes on a shared machine")
     print("do not count); the wall-clock ratio is shown beside it")
-    print(f"{'comparison':52s} {'auklib':>10s} {'reference':>10s} {'ratio':>7s} "
-          f"{'(wall)':>7s} {'goal':>8s}  ok")
-    ok_all = True
-    for name, (a_wall, a), (b_wall, b), goal, unit in rows:
+    print(f"{'comparison (* = the target)':52s} {'auklib':>10s} {'reference':>10s} "
+          f"{'ratio':>7s} {'(wall)':>7s} {'goal':>8s}  ok")
+    target_met, goals_met = True, True
+    for i, (name, (a_wall, a), (b_wall, b), goal, unit) in enumerate(rows):
         ratio = a / b
         ok = ratio <= goal
-        ok_all &= ok
+        if i in targets:
+            target_met &= ok
+            name = "* " + name
+        else:
+            goals_met &= ok
         print(f"{name:52s} {a:8.3f}{unit:>2s} {b:8.3f}{unit:>2s} {ratio:7.3f} "
               f"{a_wall / b_wall:7.3f} {'<= ' + str(goal):>8s}  {'ok' if ok else 'not ok'}")
     speedup = t_loop / t_small
     ok = speedup >= 1000
-    ok_all &= ok
+    goals_met &= ok
     print(f"{'python loop / auk_score at n = ' + str(k):52s} {t_small:9.5f}s "
           f"{t_loop:9.3f}s {speedup:6.0f}x {'':7s} {'>= 1000x':>8s}  {'ok' if ok else 'not ok'}")
-    return 0 if ok_all else 1
+    print(f"target (exact AUK within 2x np.sort's time and memory): "
+          f"{'met' if target_met else 'NOT MET'}; other goals: "
+          f"{'all met' if goals_met else 'not all met (reported only)'}")
+    return 0 if target_met else 1
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
     python benchmarks/bench_dask.py --chunk-scaling-only   # time against chunks
     python benchmarks/bench_dask.py --n 1e8 --bounds-n 1e9 \\
         --out chapters/data/dask_bench.json            # the book's run (long)
+    python benchmarks/bench_dask.py --partitions-only chapters/data/dask_partitions.json
+                                                       # time against partition size
 
 Writes ``--n`` rows (labels int8, probability scores float64, 10% positives,
 binormal with separation 1.2 on the logit scale) to Parquet files of
@@ -280,6 +282,57 @@ def memory_run(n, memory_limit, workers=2, chunk=1_000_000, seed=7):
     return row
 
 
+PARTITION_COUNTS = (3, 10, 30, 100, 300)
+
+
+def partition_run(n=10**7, counts=PARTITION_COUNTS, workers=2, memory_limit="4GiB",
+                  repeat=2, seed=5):
+    """Seconds of the exact AUK of the same n rows cut into each number of partitions.
+
+    The data (10% positives, continuous scores, every score distinct) are
+    generated on a fresh LocalCluster and persisted on the workers, then
+    rechunked to each partition count and persisted again, so that only the
+    sort is timed; the best of ``repeat`` runs.  Dask's own sum of the same
+    chunks is timed beside it, for scale.
+    """
+    import dask
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import auklib.dask as ad
+
+    rows = []
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      memory_limit=memory_limit, dashboard_address=None,
+                      silence_logs=50) as cluster, Client(cluster) as client:
+        with dask.config.set(scheduler=client.get):
+            rng = da.random.default_rng(seed)
+            y = rng.random(n, chunks=n // counts[0] + 1) < 0.1
+            s = rng.normal(size=n, chunks=n // counts[0] + 1) + 1.2 * y
+            y, s = dask.persist(y, s)
+            auks = []
+            for k in counts:
+                chunk = -(-n // k)
+                yk, sk = dask.persist(y.rechunk(chunk), s.rechunk(chunk))
+                dask.compute(yk.sum(), sk.sum())  # in place before the clock starts
+                times, sums = [], []
+                for _ in range(repeat):
+                    t0 = time.perf_counter()
+                    auks.append(ad.auk_score(yk, sk))
+                    times.append(time.perf_counter() - t0)
+                    t0 = time.perf_counter()
+                    dask.compute(yk.sum(), sk.sum())
+                    sums.append(time.perf_counter() - t0)
+                rows.append({"partitions": k, "rows_per_partition": chunk,
+                             "seconds": min(times), "dask_sum_seconds": min(sums)})
+                print(f"partitions {k:4d} ({chunk:,} rows each): exact AUK "
+                      f"{min(times):.1f} s, dask sum {min(sums):.2f} s", flush=True)
+            del y, s
+    assert max(auks) - min(auks) < 1e-12, auks
+    return {"rows": n, "workers": workers, "threads_per_worker": 1,
+            "memory_limit": memory_limit, "repeat": repeat, "auk": auks[0], "runs": rows}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=float, default=1e7, help="rows (exact and bounds)")
@@ -300,9 +353,25 @@ def main():
     parser.add_argument("--memory-only", default=None, metavar="JSON",
                         help="only measure the exact sort's memory on 1e7 rows (ample "
                              "and tight worker limits) and write the results here")
+    parser.add_argument("--partitions-only", default=None, metavar="JSON",
+                        help="only time the exact AUK of 1e7 rows against the number "
+                             "of partitions and write the results here")
     args = parser.parse_args()
     import dask
     import distributed
+
+    if args.partitions_only:
+        result = partition_run()
+        result = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                              "dask": dask.__version__,
+                              "distributed": distributed.__version__,
+                              "numpy": np.__version__},
+                  "load_average": os.getloadavg(),  # when it finished: was it shared?
+                  "date": time.strftime("%Y-%m-%d"), **result}
+        with open(args.partitions_only, "w") as fh:
+            json.dump(result, fh, indent=1)
+            fh.write("\n")
+        return
 
     if args.memory_only:
         runs = [memory_run(10**7, limit) for limit in ("3GiB", "768MiB")]

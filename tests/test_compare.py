@@ -242,7 +242,7 @@ def test_kappa_and_mcc_variances_match_the_numerical_delta_method(counts):
     y, d = _labels(counts)
     n = len(y)
     cells = np.array(counts, dtype=float) / n
-    k = kappa_confidence_interval(y, d)
+    k = kappa_confidence_interval(y, d, method="wald")
     assert k.estimate == pytest.approx(cohen_kappa_score(y, d))
     assert k.standard_error**2 == pytest.approx(
         _numeric_delta_variance(_kappa_cells, cells, n), rel=1e-5)
@@ -273,6 +273,13 @@ def test_kappa_variance_at_kappa_zero_reduces_to_fleiss_null_form():
     pe = float(r @ r)
     null = (pe + pe**2 - float(np.sum(r * r * (r + r)))) / (100 * (1 - pe) ** 2)
     assert k.standard_error**2 == pytest.approx(null)
+
+
+def test_kappa_interval_defaults_to_fisher_z_the_books_recommendation():
+    y, d = _labels((15, 5, 10, 70))
+    default = kappa_confidence_interval(y, d)
+    assert default == kappa_confidence_interval(y, d, method="fisher-z")
+    assert default != kappa_confidence_interval(y, d, method="wald")
 
 
 def test_perfect_agreement_gives_a_point_and_undefined_cases_warn():

@@ -298,8 +298,10 @@ def test_no_warnings_from_bounds_or_exact():
     y, s = make_scores(2000, 0.5, seed=1)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ad.auk_score(_d(y, 500), _d(s, 500))
-        ad.auk_score_bounds(_d(y, 500), _d(s, 500), n_bins=10, refine=2)
+        # about half positives, by chance a few more: name the positive class,
+        # or auklib says (PositiveClassWarning) that it is the majority
+        ad.auk_score(_d(y, 500), _d(s, 500), pos_label=1)
+        ad.auk_score_bounds(_d(y, 500), _d(s, 500), n_bins=10, refine=2, pos_label=1)
 
 
 def test_pyarrow_backed_columns_and_mixed_label_types():
@@ -480,3 +482,85 @@ def test_memory_warning_on_a_small_local_cluster(monkeypatch):
                 got = ad.auk_score(_d(y, 5000), _d(s, 5000))
     assert len(decided) == 1 and decided[0] > 2 * 24 * 20000
     assert abs(got - auklib.auk_score(y, s)) < 1e-12
+
+
+# ------------------------------------------- parity: sample_weight, prevalence
+def _weighted_case(seed=0, n=4000):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(int)
+    s = np.round(rng.normal(size=n) + y, 2)  # ties within and across chunks
+    w = rng.exponential(size=n)
+    w[:40] = 0.0  # zero weights, as auklib takes them
+    return y, s, w
+
+
+@pytest.mark.parametrize("prevalence", [None, 0.01, 0.7])
+def test_auk_score_takes_sample_weight_and_prevalence_as_auklib_does(prevalence):
+    y, s, w = _weighted_case()
+    want = auklib.auk_score(y, s, sample_weight=w, prevalence=prevalence)
+    got = ad.auk_score(_d(y, 900), _d(s, 900), sample_weight=_d(w, 700),
+                       prevalence=prevalence)
+    assert abs(got - want) < 1e-12
+    assert abs(ad.auk_score(_d(y, 900), _d(s, 900), prevalence=prevalence)
+               - auklib.auk_score(y, s, prevalence=prevalence)) < 1e-12
+    b = ad.auk_score_bounds(_d(y, 900), _d(s, 900), sample_weight=_d(w, 900),
+                            prevalence=prevalence, n_bins=100, refine=4)
+    assert b.low <= want <= b.high
+
+
+def test_roc_auc_and_kappa_curve_take_sample_weight_as_auklib_and_sklearn_do():
+    y, s, w = _weighted_case(1)
+    yd, sd, wd = _d(y, 1100), _d(s, 1100), _d(w, 1100)
+    assert abs(ad.roc_auc_score(yd, sd, sample_weight=wd)
+               - sk_auc(y, s, sample_weight=w)) < 1e-12
+    got, want = ad.kappa_curve(yd, sd, sample_weight=wd), auklib.kappa_curve(
+        y, s, sample_weight=w)
+    for g, e in zip(got, want):
+        np.testing.assert_allclose(g, e, rtol=0, atol=1e-12)
+
+
+def test_sample_weight_as_a_dataframe_column_or_a_numpy_array():
+    y, s, w = _weighted_case(2)
+    want = auklib.auk_score(y, s, sample_weight=w)
+    df = dd.from_pandas(pd.DataFrame({"y": y, "s": s, "w": w}), npartitions=3)
+    assert abs(ad.auk_score(df.y, df.s, sample_weight=df.w) - want) < 1e-12
+    assert abs(ad.auk_score(df.y, df.s, sample_weight=w) - want) < 1e-12
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda w: -w, "sample_weight contains negative values"),
+    (lambda w: np.where(np.arange(w.shape[0]) == 3, np.nan, w), "sample_weight contains NaN"),
+    (lambda w: np.zeros_like(w), "sample_weight is zero for every sample"),
+    (lambda w: w[:10], "sample_weight has 10"),
+])
+def test_bad_sample_weight_is_named(bad, message):
+    y, s, w = _weighted_case(3, 500)
+    with pytest.raises(ValueError, match=message):
+        ad.auk_score(_d(y, 200), _d(s, 200), sample_weight=bad(w))
+    with pytest.raises(ValueError, match="prevalence"):
+        ad.auk_score(_d(y, 200), _d(s, 200), prevalence=1.0)
+
+
+def test_dask_auk_warns_when_the_default_positive_class_is_the_majority():
+    from auklib import PositiveClassWarning
+
+    y, s, _ = _weighted_case(4, 500)
+    for func in (ad.auk_score, ad.kappa_curve, ad.auk_score_bounds):
+        with pytest.warns(PositiveClassWarning, match="pos_label=0") as rec:
+            func(_d(1 - y, 200), _d(s, 200))
+        assert rec[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PositiveClassWarning)
+        ad.roc_auc_score(_d(1 - y, 200), _d(s, 200))  # the AUC is symmetric
+        ad.auk_score(_d(y, 200), _d(s, 200))
+
+
+def test_without_dask_the_import_error_says_how_to_install_it(monkeypatch):
+    import importlib
+
+    monkeypatch.delitem(sys.modules, "auklib.dask")
+    monkeypatch.setitem(sys.modules, "dask", None)
+    with pytest.raises(ModuleNotFoundError, match=r'pip install "auklib\[dask\]"'):
+        importlib.import_module("auklib.dask")
+    monkeypatch.undo()
+    assert importlib.import_module("auklib.dask") is ad

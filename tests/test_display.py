@@ -1,3 +1,5 @@
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -147,11 +149,63 @@ def test_optimal_points_of_cv_folds_are_marked_once_in_the_legend():
     cv = cross_validate(LogisticRegression(), X, y, cv=3, return_estimator=True,
                         return_indices=True)
     disp = KappaCurveDisplay.from_cv_results(cv, X, y, plot_optimal_point=True)
-    xs, ks = disp.optimal_point_.get_data()
-    assert len(xs) == 3
-    for f, k, x, best in zip(disp.fpr, disp.kappa, xs, ks):
+    assert len(disp.optimal_point_) == 3
+    for f, k, mark in zip(disp.fpr, disp.kappa, disp.optimal_point_):
+        (x,), (best,) = mark.get_data()
         assert best == np.max(k) and x == f[np.argmax(k)]
-    assert disp.optimal_point_.get_label() == "max kappa of each curve"
+    labels = [m.get_label() for m in disp.optimal_point_]
+    assert labels == ["max kappa of each curve", "_nolegend_", "_nolegend_"]
+
+
+def test_each_optimal_point_takes_its_curves_colour():
+    from matplotlib.colors import to_rgba
+
+    X, y = make_classification(300, weights=[0.8], random_state=0)
+    cv = cross_validate(LogisticRegression(), X, y, cv=3, return_estimator=True,
+                        return_indices=True)
+    disp = KappaCurveDisplay.from_cv_results(
+        cv, X, y, plot_optimal_point=True,
+        curve_kwargs=[{"color": c} for c in ("tab:blue", "tab:orange", "tab:green")])
+    colours = [to_rgba(m.get_color()) for m in disp.optimal_point_]
+    assert colours == [to_rgba(ln.get_color()) for ln in disp.line_]
+    assert len(set(colours)) == 3  # not all black, as the marks were
+    one = KappaCurveDisplay.from_predictions(y, X[:, 0], plot_optimal_point=True)
+    assert to_rgba(one.optimal_point_.get_color()) == to_rgba(one.line_.get_color())
+
+
+@pytest.mark.parametrize("prevalence, title", [
+    (None, "Positive class 'fraud', p = 0.2"), (0.01, "Positive class 'fraud', p = 0.01")])
+def test_legend_title_names_the_positive_class_and_the_prevalence(prevalence, title):
+    y = np.array(["fraud"] * 20 + ["ok"] * 80)
+    s = np.r_[np.arange(20) + 50.0, np.arange(80.0)]
+    disp = KappaCurveDisplay.from_predictions(y, s, pos_label="fraud", prevalence=prevalence)
+    assert disp.ax_.get_legend().get_title().get_text() == title
+    X, yy = make_classification(300, weights=[0.8], random_state=0)
+    cv = cross_validate(LogisticRegression(), X, yy, cv=3, return_estimator=True,
+                        return_indices=True)
+    folds = KappaCurveDisplay.from_cv_results(cv, X, yy, prevalence=prevalence)
+    shares = [np.mean(yy[t]) for t in cv["indices"]["test"]]
+    expected = ("p = 0.01" if prevalence else
+                f"p = {min(shares):.3g}-{max(shares):.3g}")
+    assert folds.ax_.get_legend().get_title().get_text() == "Positive class 1, " + expected
+
+
+def test_display_warns_when_the_inferred_positive_class_is_the_majority():
+    from auklib import PositiveClassWarning
+
+    X, y = make_classification(300, weights=[0.8], random_state=0)
+    labels = np.where(y == 1, "churn", "stay")  # classes_[1] is "stay", 80%
+    model = LogisticRegression().fit(X, labels)
+    with pytest.warns(PositiveClassWarning, match="pos_label='churn'") as record:
+        KappaCurveDisplay.from_estimator(model, X, labels)
+    assert record[0].filename == __file__
+    with pytest.warns(PositiveClassWarning, match="pos_label=0") as record:
+        KappaCurveDisplay.from_predictions(1 - y, X[:, 0])
+    assert record[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PositiveClassWarning)
+        KappaCurveDisplay.from_estimator(model, X, labels, pos_label="churn")
+        KappaCurveDisplay.from_predictions(y, X[:, 0])
 
 
 def test_without_matplotlib_the_error_says_how_to_install_it(monkeypatch):
