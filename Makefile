@@ -117,7 +117,7 @@ test: system test-lib
 # thread: OpenBLAS and OpenMP would start a thread per core in each worker and
 # each kernel, and the threads spin while they wait for a core (measured: 20
 # CPU-s of the library tests, 15 of nbval).  The stored outputs reproduce on
-# one thread too (chapters 7-10 set their own limit in their code).
+# one thread too (chapters 7, 8, 10, 11 and 13 set their own limit in their code).
 test-lib test-notebooks: export OPENBLAS_NUM_THREADS := 1
 test-lib test-notebooks: export OMP_NUM_THREADS := 1
 

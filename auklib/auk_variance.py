@@ -49,7 +49,7 @@ from .kappa import _kappa_pn
 
 __all__ = []  # private: reached through auk_confidence_interval / auk_compare
 
-_MIN_CASES = 10  # the simulations of chapter 9 go down to 10 positive cases
+_MIN_CASES = 10  # the simulations of chapter 10 go down to 10 positive cases
 _STEP = 1e-30  # complex step: far below rounding, no cancellation
 _ALL_NAN = (float("nan"),) * 4  # estimate, low, high, standard error of a single class
 

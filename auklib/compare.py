@@ -166,7 +166,7 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence_level=0.95, pos_labe
 
     Notes
     -----
-    In the book's simulations (``chapters/data/sim_comparing.py``, chapter 12;
+    In the book's simulations (``chapters/data/sim_comparing.py``, chapter 13;
     correlated binormal scores, population AUCs 0.85, 10,000 test sets per
     setting, Monte Carlo standard error at most 0.003) the 5% test rejected
     equal AUCs at 0.044-0.056 with 10 to 50 positive cases when both ROC
@@ -338,7 +338,7 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, method="exact", pos_label=None):
     The test compares error rates, so on skewed data it is dominated by the
     majority class; compare the decisions on each class separately when the
     classes matter differently.  Both versions are conservative: in the
-    book's simulations (chapter 12; 50 to 1,000 cases, 20,000 per setting)
+    book's simulations (chapter 13; 50 to 1,000 cases, 20,000 per setting)
     the 5% tests rejected a true null at 0.002-0.042, the chi-square version
     never more often than the exact one.
 
@@ -439,7 +439,7 @@ def _mcc_variance(cells, n):
 
 
 # Below this many cases in a cell of the 2x2 table the large-sample kappa and
-# MCC intervals are flagged: chapter 12's exact enumeration of every table
+# MCC intervals are flagged: chapter 13's exact enumeration of every table
 # (chapters/data/sim_comparing.py) finds them covering far less than they
 # claim when a cell's expected count is about 1-2.
 _MIN_CELL = 5
@@ -578,7 +578,7 @@ def kappa_confidence_interval(
     The interval assumes many cases in every cell of the table, and warns
     when one holds fewer than 5.  Its exact coverage (every table of N
     cases enumerated with its multinomial probability, so without Monte
-    Carlo error; the book's ``chapters/data/sim_comparing.py``, chapter 12),
+    Carlo error; the book's ``chapters/data/sim_comparing.py``, chapter 13),
     for two classifiers (sensitivity 0.8 and specificity 0.9; 0.6 and 0.95)
     at p = 0.05, 0.2 and 0.5: with 400 or 2,000 cases the Wald interval
     covers 0.936-0.950 and the Fisher-z one 0.942-0.951; with 100 cases
@@ -590,7 +590,7 @@ def kappa_confidence_interval(
     In every one of these designs the Fisher-z interval covers at least as
     often as the Wald interval and closer to 0.95 (with 400 or more cases
     they differ by at most 0.006), so ``method="fisher-z"`` is the default,
-    the interval the book recommends (chapter 12).  ``method="wald"`` is
+    the interval the book recommends (chapter 13).  ``method="wald"`` is
     the interval R's ``vcd::Kappa`` prints (``confint``), for results that
     agree with it.
 

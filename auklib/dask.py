@@ -807,7 +807,7 @@ def auk_score(y_true, y_score, *, pos_label=None, sample_weight=None, prevalence
     right result.  Fewer distinct scores need less: scores rounded to 3
     decimals, or probabilities in float32, make far fewer table rows (the
     memory follows the distinct scores per chunk, not the rows).  Chunk
-    size matters little to memory but much to time (chapter 11 measures
+    size matters little to memory but much to time (chapter 12 measures
     it): the sort's graph has one task per chunk and range.  The bounds
     (:func:`auk_score_bounds`) need a few MB whatever the data size.
 

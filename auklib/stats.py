@@ -352,7 +352,7 @@ def aligned_ranks_posthoc(
     pair of identical algorithms is not protected when the others differ:
     its variance then depends on how the other algorithms spread the ranks.
     In 4,000 simulated tables of b = 10 data sets and k = 6 algorithms
-    (the book's ``chapters/data/sim_intervals.py``, chapter 9), with all six alike
+    (the book's ``chapters/data/sim_intervals.py``, chapter 10), with all six alike
     the unadjusted asymptotic test of one pair rejected at 0.044 (Monte
     Carlo standard error 0.003) and the Holm-adjusted family at 0.033
     (0.003); with two identical noisy algorithms among four precise ones

@@ -105,7 +105,7 @@ standard_error : float
 _AUC_METHODS = ("score", "newcombe", "delong", "delong-logit")
 
 # Fewer cases than this in a class: warn that the interval is unreliable.
-# Chosen from the coverage simulations of the book's chapter 9: with 10
+# Chosen from the coverage simulations of the book's chapter 10: with 10
 # positives the 95% BC interval covers about 0.93.
 _MIN_CASES = 10
 # Size of a 2-D batch: drawn case numbers (8 MB of int32) and run counts.
@@ -435,7 +435,7 @@ def auk_confidence_interval(
 
     Measured coverage of the 95% interval.  The floor 1/4 was chosen on the
     tuning settings of the book's ``chapters/data/sim_interval_width.py``
-    (the 17 settings of ``chapters/data/sim_auk_score.py``, chapter 9:
+    (the 17 settings of ``chapters/data/sim_auk_score.py``, chapter 10:
     binormal scores at AUC 0.75-0.99, 10 to 200 positive cases at
     p = 0.02-0.5, ties, unequal variances, exponential scores, perfect
     separation; and two with tighter positives); an earlier version, floored
@@ -461,7 +461,7 @@ def auk_confidence_interval(
     It covers close to 95% at moderate separation but its variance
     vanishes at the bounds: at high separation it is too short (0.920 with
     20 positives and 180 negatives at AUC 0.99, 0.691 with 20 and 20, in
-    chapter 9's table), and a perfectly ranked test set gets a point.
+    chapter 10's table), and a perfectly ranked test set gets a point.
 
     ``method="bootstrap"`` is the bias-corrected percentile (BC) interval
     of a stratified bootstrap (each replicate resamples the positives and
@@ -628,7 +628,7 @@ def auk_compare(
     Rejection rates of the 5% tests when the two classifiers' population
     AUKs are equal (two noisy views of one latent binormal score, 2,000 to
     3,200 test sets per setting, Monte Carlo standard error at most 0.005;
-    chapter 9 of the book): the analytic test 0.026-0.057 with 10 to 100
+    chapter 10 of the book): the analytic test 0.026-0.057 with 10 to 100
     positive cases (``chapters/data/sim_auk_analytic.py``; the lower rates
     when the two classifiers agree closely), the bootstrap test 0.059 with
     50 positive cases, 0.075 with 20 and 0.085 with 10
@@ -882,7 +882,7 @@ def auc_confidence_interval(
 
     Coverage of the 95% interval in 10,000 simulated test sets per case
     (Monte Carlo standard error at most 0.005; the book's
-    ``chapters/data/sim_intervals.py``, chapter 9), at AUC 0.75-0.99 with 20 or 50
+    ``chapters/data/sim_intervals.py``, chapter 10), at AUC 0.75-0.99 with 20 or 50
     positive cases (20/20, 20/180 and 50/450 positive/negative): for
     equal-variance binormal scores the default covers 0.958-0.989 (it
     over-covers at high AUC), DeLong's logit interval 0.69-0.96 (0.88-0.90

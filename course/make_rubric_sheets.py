@@ -128,21 +128,21 @@ PHRASES = {
     "ch8-ex-threshold": [
         "<<kappa>> at the best threshold (<<book;>>self-check)",
     ],
-    "ch9-ex-bc": [
+    "ch10-ex-bc": [
         "$z_0 = \\Phi^{-1}(<<share>>)$; levels $\\Phi(2z_0 \\mp <<z>>)$, about <<low>> "
         "and <<high>> (<<book;>>self-check)",
         "the percentile levels <<plain>> unchanged<<book>>",
     ],
-    "ch10-ex-report": [
+    "ch11-ex-report": [
         "$\\rho \\approx <<rho>>$, $\\mathrm{prec}_1 \\approx <<q>>$ (<<book;>>self-check), "
         "and the other root ($\\rho \\approx <<rho_other>>$, $\\mathrm{prec}_1 \\approx "
         "<<q_other>>$) noted",
     ],
-    "ch12-ex-placements": [
+    "ch13-ex-placements": [
         "the tie of <<tie>> counted one half; AUCs <<auc_a>> and <<auc_b>><<book>>",
         "$z \\approx <<z>>$ (<<book;>>self-check)",
     ],
-    "ch12-ex-mcnemar": [
+    "ch13-ex-mcnemar": [
         "only the <<m>> discordant cases count; $2\\,P(\\mathrm{Bin}(<<m>>, 1/2) \\le "
         "<<k>>) \\approx <<p>>$ (<<book;>>self-check)",
         "negatives <<neg>>, $P \\approx <<p_neg>>$ (<<h_neg>> after Holm), positives "
@@ -152,19 +152,19 @@ PHRASES = {
         "the conclusion about \"<<score>>\"<<book>>",
         "\"a is better\" from <<score>><<book>>",
     ],
-    "ch12-ex-folds": [
+    "ch13-ex-folds": [
         "variance $<<num>>/<<den>> \\approx <<var>>$, rejection rate "
         "$2\\Phi(-t_{0.975,<<df>>}/\\sqrt{<<var>>}) \\approx <<rate>>$ "
         "(<<book;>>self-check)",
         "the normal quantile 1.96 used (<<normal>>)<<book>>",
     ],
-    "ch12-ex-cd": [
+    "ch13-ex-cd": [
         "$q_{<<alpha>>} = <<q>>$ for $k = <<k>>$, $\\mathrm{CD} = "
         "<<q>>\\sqrt{<<kk>>/<<six_b>>} \\approx <<cd>>$ (<<book;>>self-check)",
         "<<pairs>><<book>>",
         "<<b>> data sets cannot separate them at this level<<book>>",
     ],
-    "ch13-ex-brier": [
+    "ch14-ex-brier": [
         "$\\mathrm{REL} = <<rel>>$, $\\mathrm{RES} = <<res>>$, $\\mathrm{UNC} = "
         "<<base>> \\times <<nbase>> = <<unc>>$ (<<book;>>self-check)",
         "$\\mathrm{REL} - \\mathrm{RES} + \\mathrm{UNC} = <<brier>>$ equals the Brier "
@@ -175,12 +175,12 @@ PHRASES = {
         "<<winner>>: it saves <<res_short>> against forecasting <<base>> every day, "
         "about <<ratio>> times what her reliability costs<<book>>",
     ],
-    "ch13-ex-weights": [
+    "ch14-ex-weights": [
         "$\\beta = w_0/w_1 = <<beta>>$<<book>>",
         "$\\eta_{<<q>>} = <<eta>>$ at $q = <<q>>$; $\\eta \\ge 1/2$ exactly when "
         "$q \\ge q^* = <<q_star>>$ (<<book;>>self-check)",
     ],
-    "ch13-ex-rate": [
+    "ch14-ex-rate": [
         "$pn = <<pn>>$: <<a>> for A and <<b>> for B (<<book;>>self-check)",
     ],
 }

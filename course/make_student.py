@@ -230,7 +230,7 @@ def without_verification(nb):
 RUNTIME = ("numpy", "scipy", "scikit-learn", "pandas", "matplotlib", "plotly", "sympy",
            "imbalanced-learn", "hmeasure", "threadpoolctl", "ipykernel",
            "Jinja2",                 # pandas needs it for the styled tables
-           "distributed")            # chapter 11 (auklib.dask; brings dask)
+           "distributed")            # chapter 12 (auklib.dask; brings dask)
 
 
 def runtime_requirements():

@@ -56,7 +56,7 @@ LIMIT = {}
 # answers are stored for the tests
 EXPENSIVE = ("ch4-ex-skew", "ch4-ex-shape", "ch4-ex-deploy", "ch5-ex-solve",
              "ch5-ex-deploy", "ch7-ex-split", "ch7-ex-hull", "ch8-ex-threshold",
-             "ch9-ex-paired")
+             "ch10-ex-paired")
 
 
 def steps(start, stop, step, ndigits=3):
@@ -259,7 +259,7 @@ def _start(rng):
 
 
 def _placements(rng):
-    from answers.ch12_comparing import BOOK_A
+    from answers.ch13_comparing import BOOK_A
     values = [round(0.1 * i, 1) for i in range(1, 10)]
     order = rng.permutation(9)
     b = [values[i] for i in order]
@@ -411,28 +411,28 @@ GRIDS = {
                                  "seed": int(rng.integers(100, 900))}, None),
     "ch8-ex-friedman": (_table8, _table8_ok),
     "ch8-ex-threshold": (lambda rng: {"seed": int(rng.integers(1, 1000))}, None),
-    "ch9u-ex-positives": (_positives, None),
-    "ch9u-ex-misses": (_misses, lambda p, a: 0.02 <= a[0] <= 0.98),
-    "ch9u-ex-swap": (_swap, lambda p, a: abs(a[0]) >= 1 / 9 - 1e-9),
-    "ch9-ex-bc": (_bc, None),
-    "ch9-ex-paired": (_paired, None),
-    "ch10-ex-tables": (_tables, _tables_ok),
-    "ch10-ex-hand": (_hand, _hand_ok),
-    "ch10-ex-report": (lambda rng: {"ap": pick(rng, steps(0.15, 0.28, 0.001))}, None),
-    "ch11-ex-bins": (_bins, None),
-    "ch11-ex-start": (_start, None),
-    "ch12-ex-placements": (_placements, _placements_ok),
-    "ch12-ex-kappa": (_kappa12, _kappa12_ok),
-    "ch12-ex-mcnemar": (_mcnemar, _mcnemar_ok),
-    "ch12-ex-folds": (_folds, lambda p, a: 0.06 <= a[0] <= 0.95),
-    "ch12-ex-cd": (_cd, _cd_ok),
-    "ch13-ex-brier": (_brier, _brier_ok),
-    "ch13-ex-weights": (_weights, None),
-    "ch13-ex-rate": (_rate, None),
+    "ch9-ex-positives": (_positives, None),
+    "ch9-ex-misses": (_misses, lambda p, a: 0.02 <= a[0] <= 0.98),
+    "ch9-ex-swap": (_swap, lambda p, a: abs(a[0]) >= 1 / 9 - 1e-9),
+    "ch10-ex-bc": (_bc, None),
+    "ch10-ex-paired": (_paired, None),
+    "ch11-ex-tables": (_tables, _tables_ok),
+    "ch11-ex-hand": (_hand, _hand_ok),
+    "ch11-ex-report": (lambda rng: {"ap": pick(rng, steps(0.15, 0.28, 0.001))}, None),
+    "ch12-ex-bins": (_bins, None),
+    "ch12-ex-start": (_start, None),
+    "ch13-ex-placements": (_placements, _placements_ok),
+    "ch13-ex-kappa": (_kappa12, _kappa12_ok),
+    "ch13-ex-mcnemar": (_mcnemar, _mcnemar_ok),
+    "ch13-ex-folds": (_folds, lambda p, a: 0.06 <= a[0] <= 0.95),
+    "ch13-ex-cd": (_cd, _cd_ok),
+    "ch14-ex-brier": (_brier, _brier_ok),
+    "ch14-ex-weights": (_weights, None),
+    "ch14-ex-rate": (_rate, None),
 }
 # how many draws to try before giving up on filling a design
 TRIES = {"ch5-ex-solve": 8000, "ch4-ex-skew": 700, "ch7-ex-split": 400, "ch7-ex-hull": 1800,
-         "ch8-ex-threshold": 500, "ch9-ex-paired": 300, "ch4-ex-shape": 2500}
+         "ch8-ex-threshold": 500, "ch10-ex-paired": 300, "ch4-ex-shape": 2500}
 
 
 _FORBIDDEN = []

@@ -40,7 +40,7 @@ ALL = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(ROOT, "chap
 # make test-course: chapter 1 with every attack, every other chapter with the
 # attacks of grading_submissions.EVERY_CHAPTER.  What the other chapters add
 # is tested more cheaply in make test too: a reference that warns on stderr
-# (chapter 12's) by tests/test_grading.py, the data files a release ships by
+# (chapter 13's) by tests/test_grading.py, the data files a release ships by
 # tests/test_grading.py and tests/test_self_contained.py; the endless loop,
 # memory and fork bombs of the sample are left to tests/test_grading_sandbox.py,
 # which also shows that no reference can be found, imported or read from a

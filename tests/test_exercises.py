@@ -22,7 +22,7 @@ from aukbook.checks import CHECKS, check, describe, tolerance
 from oracles import labels_from_counts, mp_exact_auk
 
 from answers import ch08_metrics_imbalance as ch08_answers  # noqa: E402
-from answers import ch09_how_sure as ch09_answers  # noqa: E402
+from answers import ch10_how_sure as ch10_answers  # noqa: E402
 from auklib import auk_score  # noqa: E402
 from auklib import friedman_aligned_ranks  # noqa: E402
 from auklib.stats import _aligned_ranks  # noqa: E402
@@ -208,54 +208,54 @@ CORRECT = {
     "ch8-ex-threshold": lambda: (lambda y, s: max(
         cohen_kappa_score(y, (s >= c).astype(int)) for c in np.unique(s)))(
         *ch08_answers.raw_lr_test_scores()),
-    # chapter 9 (stats11): BC levels from scipy's normal; pairing ratio from
+    # chapter 10 (stats11): BC levels from scipy's normal; pairing ratio from
     # the replicates' own spread (a paired bootstrap written out here)
-    "ch9u-ex-positives": lambda: (25 * 3**2, 25 * 3**2 * 100),   # (0.06/0.02)^2 = 9
-    "ch9u-ex-misses": lambda: sum(math.comb(40, k) * 0.05**k * 0.95**(40 - k)
+    "ch9-ex-positives": lambda: (25 * 3**2, 25 * 3**2 * 100),   # (0.06/0.02)^2 = 9
+    "ch9-ex-misses": lambda: sum(math.comb(40, k) * 0.05**k * 0.95**(40 - k)
                                   for k in range(5, 41)),
-    "ch9u-ex-swap": lambda: _ch9u_swap_by_roc_auc(),
-    "ch9-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
+    "ch9-ex-swap": lambda: _ch9_swap_by_roc_auc(),
+    "ch10-ex-bc": lambda: tuple(norm.cdf(2 * norm.ppf(0.6) + s * 1.959963984540054)
                                for s in (-1, 1)),
-    "ch9-ex-paired": lambda: _ch9_pairing_ratio(),
-    # chapter 10 (kappa among its peers): scikit-learn, the hmeasure package, brentq
-    "ch10-ex-tables": lambda: (
+    "ch10-ex-paired": lambda: _ch10_pairing_ratio(),
+    # chapter 11 (kappa among its peers): scikit-learn, the hmeasure package, brentq
+    "ch11-ex-tables": lambda: (
         sk_kappa(12, 8, 30, 150),
         matthews_corrcoef(*labels_from_counts(12, 8, 30, 150))),
-    "ch10-ex-hand": lambda: __import__("hmeasure").h_score(
+    "ch11-ex-hand": lambda: __import__("hmeasure").h_score(
         np.array([0, 0, 1, 0, 1, 1, 0, 0]),
         np.array([0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05]), severity_ratio=1.0),
-    "ch10-ex-report": lambda: (lambda rho: (
+    "ch11-ex-report": lambda: (lambda rho: (
         2 * 0.5325 - 1, 2 * 0.5335 - 1, rho, 2 * 0.533 - 0.067 - rho * 0.933))(
         brentq(lambda r: r * (2 * 0.533 - 0.067 - r * 0.933) + (1 - r) * 0.067 - 0.204,
                0.5, 1.0)),
-    # chapter 11 (the AUK beyond one machine): data in the two extreme orders
+    # chapter 12 (the AUK beyond one machine): data in the two extreme orders
     # within each bin, scored by auk_score; counting the ranges by hand
-    "ch11-ex-bins": lambda: tuple(
+    "ch12-ex-bins": lambda: tuple(
         auk_score(np.repeat(lab, counts), np.repeat([5, 4, 3, 2, 1], counts))
         for lab, counts in (([0, 1, 0, 1, 0], [1, 4, 5, 2, 8]),
                             ([1, 0, 1, 0, 0], [4, 1, 2, 5, 8]))),
-    "ch11-ex-start": lambda: ((6 + 58) / (6 + 58 + 131), (37 + 21) / (37 + 21 + 9)),
-    # chapter 13 (calibration and costs): each by another route
-    "ch13-ex-brier": lambda: ch13_rain_by_total_variance(),
-    "ch13-ex-weights": lambda: ch13_weights_by_minimising(),
-    "ch13-ex-rate": lambda: tuple(ch13_rate_uniform_binormal(auc) for auc in (0.8, 0.9)),
-    # chapter 12 (comparing classifiers): DeLong's sums written out as loops; the
+    "ch12-ex-start": lambda: ((6 + 58) / (6 + 58 + 131), (37 + 21) / (37 + 21 + 9)),
+    # chapter 14 (calibration and costs): each by another route
+    "ch14-ex-brier": lambda: ch14_rain_by_total_variance(),
+    "ch14-ex-weights": lambda: ch14_weights_by_minimising(),
+    "ch14-ex-rate": lambda: tuple(ch14_rate_uniform_binormal(auc) for auc in (0.8, 0.9)),
+    # chapter 13 (comparing classifiers): DeLong's sums written out as loops; the
     # kappa variance by the delta method with a numerical gradient; the binomial
     # summed with math.comb; the normal tail by math.erfc; Demsar's printed q = 2.569
-    "ch12-ex-placements": lambda: _ch12_delong_loops(),
-    "ch12-ex-kappa": lambda: _ch12_kappa_delta(),
-    "ch12-ex-mcnemar": lambda: 2 * sum(__import__("math").comb(14, k)
+    "ch13-ex-placements": lambda: _ch13_delong_loops(),
+    "ch13-ex-kappa": lambda: _ch13_kappa_delta(),
+    "ch13-ex-mcnemar": lambda: 2 * sum(__import__("math").comb(14, k)
                                        for k in range(4)) / 2**14,
-    "ch12-ex-folds": lambda: __import__("math").erfc(
+    "ch13-ex-folds": lambda: __import__("math").erfc(
         __import__("scipy.stats").stats.t.ppf(0.975, 99)
         / (10.9 / 0.9) ** 0.5 / 2 ** 0.5),
-    "ch12-ex-cd": lambda: 2.569 * (4 * 5 / (6 * 20)) ** 0.5,
+    "ch13-ex-cd": lambda: 2.569 * (4 * 5 / (6 * 20)) ** 0.5,
 }
 # each independent answer is computed once per test process (some refit models)
 CORRECT = {label: functools.cache(make) for label, make in CORRECT.items()}
 
 
-def ch13_rain_by_total_variance():
+def ch14_rain_by_total_variance():
     """UNC from the overall share, RES as UNC minus the mean within-day-group
     outcome variance, REL as what is left of sklearn's Brier score."""
     from sklearn.metrics import brier_score_loss
@@ -270,7 +270,7 @@ def ch13_rain_by_total_variance():
     return rel, res, unc
 
 
-def ch13_weights_by_minimising():
+def ch14_weights_by_minimising():
     """The weighted model's output is the minimiser of the expected weighted
     log loss; invert it numerically."""
     from scipy.optimize import minimize_scalar
@@ -283,7 +283,7 @@ def ch13_weights_by_minimising():
     return brentq(lambda p: output(p) - 0.4, 1e-6, 1 - 1e-6, xtol=1e-12), output(0.5)
 
 
-def ch13_rate_uniform_binormal(auc, pi1=0.07):
+def ch14_rate_uniform_binormal(auc, pi1=0.07):
     """Rate-uniform loss integrated numerically along a binormal ROC curve
     with the given AUC: r = pi0 f + pi1 t runs from 0 to 1."""
     d = np.sqrt(2) * norm.ppf(auc)
@@ -296,7 +296,7 @@ def ch13_rate_uniform_binormal(auc, pi1=0.07):
     return float(np.sum(np.diff(r) * (g[1:] + g[:-1]) / 2))
 
 
-def _ch12_delong_loops():
+def _ch13_delong_loops():
     pos = [(0.9, 0.8), (0.8, 0.9), (0.6, 0.3), (0.4, 0.5)]
     neg = [(0.7, 0.6), (0.5, 0.5), (0.3, 0.4), (0.2, 0.2), (0.1, 0.1)]
 
@@ -311,7 +311,7 @@ def _ch12_delong_loops():
     return diff / var**0.5
 
 
-def _ch12_kappa_delta(h=1e-6):
+def _ch13_kappa_delta(h=1e-6):
     p = np.array([30, 10, 20, 140]) / 200
 
     def kappa(c):
@@ -323,8 +323,8 @@ def _ch12_kappa_delta(h=1e-6):
     return float(np.sqrt(g @ (np.diag(p) - np.outer(p, p)) @ g / 200))
 
 
-def _ch9_pairing_ratio(n=2000):
-    y, a, b = ch09_answers.pairing_example()
+def _ch10_pairing_ratio(n=2000):
+    y, a, b = ch10_answers.pairing_example()
     rng = np.random.default_rng(0)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
     da, db = np.empty(n), np.empty(n)
@@ -335,7 +335,7 @@ def _ch9_pairing_ratio(n=2000):
     return float(np.hypot(da.std(), db.std()) / (da - db).std())
 
 
-def _ch9u_swap_by_roc_auc():
+def _ch9_swap_by_roc_auc():
     """The exact swap test of the six cases, one arrangement at a time with
     scikit-learn's AUC (the reference enumerates with numpy pair counts)."""
     y = np.array([1, 1, 1, 0, 0, 0])
@@ -446,7 +446,7 @@ def test_a_failing_function_is_reported():
 
 def test_unknown_label():
     with pytest.raises(ValueError, match="No self-check"):
-        check("ch9-ex-nothing", 1)
+        check("ch10-ex-nothing", 1)
     assert "pass" in describe("ch5-ex-solve")
 
 

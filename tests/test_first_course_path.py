@@ -157,7 +157,7 @@ def test_the_scan_finds_what_the_chapters_hold():
     assert ("eq-19", Place(("ch05_threshold", "5.2", True))) in REFERENCES
     assert DEFINITIONS["ch4-chord"] == [Place(("ch04_auk", "4.8", True))]
     # an exercise marked advanced, with its solution
-    assert DEFINITIONS["ch12-ex-folds"][0].advanced
+    assert DEFINITIONS["ch13-ex-folds"][0].advanced
 
 
 def test_the_check_catches_a_reference_into_an_advanced_section(tmp_path):

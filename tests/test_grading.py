@@ -174,10 +174,10 @@ def test_every_reference_is_accepted_even_when_it_warns(label):
 
 
 def test_a_reference_that_warns_still_accepts_the_right_answer(monkeypatch, capfd):
-    """A reference computation that warns and writes to stderr (as ch12's did
+    """A reference computation that warns and writes to stderr (as ch13's did
     at the book's numbers, with few positives, before the variants) changes
     no mark and reaches no log: the judge computes it quietly."""
-    label = "ch12-ex-placements"
+    label = "ch13-ex-placements"
     right = expected(label, "s001")
     grading = judge._answers()
     real = grading.expected
@@ -435,18 +435,18 @@ def test_release_holds_no_solution_hidden_test_or_reference(sources, tmp_path):
     _, _, course = sources
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep
                + os.environ["PATH"])
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "ch09",
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "ch10",
                     "--force"], cwd=course, env=env, check=True, capture_output=True)
-    release = course / "release" / "ch09"
+    release = course / "release" / "ch10"
     text = nbformat.writes(nbformat.read(next(release.glob("*.ipynb")), 4))
     for needle in ("BEGIN SOLUTION", "HIDDEN TESTS", "answers", "record(", "expected("):
         assert needle not in text, needle
     assert "raise NotImplementedError()" in text
-    for label in (l for l in CHECKS if assignment_of(l) == "ch09"):
+    for label in (l for l in CHECKS if assignment_of(l) == "ch10"):
         for v in np.ravel(expected(label, "s001")):
             assert f"{v:.6f}" not in text
     assert sorted(p.name for p in (release / "data").iterdir()) == \
-        make_assignments.data_files(glob.glob(os.path.join(ROOT, "chapters", "ch09*"))[0])
+        make_assignments.data_files(glob.glob(os.path.join(ROOT, "chapters", "ch10*"))[0])
 
 
 def test_archives_unpack_regular_files_inside_the_folder_only(tmp_path):

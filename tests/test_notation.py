@@ -8,8 +8,8 @@ one meaning.
 * each symbol of CHECKED that a chapter writes in its mathematics ($...$, in
   Markdown cells) is on the page; and where the page ties a symbol to the
   chapters that use it ({doc} links in its rows), no other chapter writes it.
-  That is what keeps q the probability forecast of chapter 13 and not an
-  alarm rate, r the bias ratio of chapter 10 and not a number of folds, c the
+  That is what keeps q the probability forecast of chapter 14 and not an
+  alarm rate, r the bias ratio of chapter 11 and not a number of folds, c the
   number of classes and not a threshold or a cost. The mathematics read
   includes inline formulas broken over two lines, and a letter or Greek
   symbol that heads a column of a table a chapter prints (a DataFrame's
@@ -252,9 +252,9 @@ def test_counts_of_data_sets_and_folds_use_the_pages_letters(doc):
 def test_the_scan_reads_the_chapters_and_the_page():
     # guards the tests above: what they look for is found
     assert {"q", "r", "c"} <= set(main_table())
-    assert allowed_chapters("q") == {"ch13_calibration", "ch04_auk"}
+    assert allowed_chapters("q") == {"ch14_calibration", "ch04_auk"}
     assert allowed_chapters("p") is None
-    assert "q" in USES["ch13_calibration"] and "r" in USES["ch10_peers"]
+    assert "q" in USES["ch14_calibration"] and "r" in USES["ch11_peers"]
     assert symbols_in(r"q_\alpha \sqrt{k(k+1)/(6b)}") == {r"q_\alpha", "k", "b"}
     assert symbols_in(r"c_{FP} + \theta") == {r"\theta"}
     assert symbols_in(r"\mathrm{prec}_1 = \rho q") == {r"\rho", "q"}
@@ -289,5 +289,5 @@ def test_the_scan_reads_the_chapters_and_the_page():
     assert symbols_in(r"L \le \mathrm{AUK} \le U") == {"L", "U"}
     assert symbols_in(r"FP = \alpha + \beta\,TP") == {r"\alpha", r"\beta"}
     # a chapter writing Q_i or a bare s outside the chapters the page names is caught
-    assert allowed_chapters("U") == {"ch02_roc_auc", "sources", "ch11_at_scale"}
+    assert allowed_chapters("U") == {"ch02_roc_auc", "sources", "ch12_at_scale"}
     assert "ch04_auk" not in allowed_chapters("Q_i") and "ch05_threshold" not in allowed_chapters("s")

@@ -82,7 +82,7 @@ def test_pdf_log_warnings_broken_across_lines_are_found(tmp_path):
     # TeX breaks its log at 79 characters, inside the word "undefined" here
     log = tmp_path / "book.log"
     lines = [
-        "LaTeX Warning: Hyper reference `exercise:ch12-ex-placements' "
+        "LaTeX Warning: Hyper reference `exercise:ch13-ex-placements' "
         "on page 26 undefin",
         "ed on input line 2118.",
         "",

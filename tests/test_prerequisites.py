@@ -115,13 +115,13 @@ def test_the_cell_is_what_the_plan_writes(doc):
 def test_the_comparison_notices_a_wrong_cell():
     """Guards the agreement test: a cell that names another chapter, forgets a
     section's need or an advanced section is parsed into something else."""
-    doc = "ch09_how_sure"
+    doc = "ch10_how_sure"
     good = "".join(cells(doc)[1]["source"])
-    assert stated(doc)["advanced"] >= {"9.4", "9.5", "9.8"}
-    assert stated(doc)["sections"] == {"9.7": {"ch07_rank_reversal"},
-                                       "9.8": {"ch08_metrics_imbalance"}}
+    assert stated(doc)["advanced"] >= {"10.4", "10.5", "10.8"}
+    assert stated(doc)["sections"] == {"10.7": {"ch07_rank_reversal"},
+                                       "10.8": {"ch08_metrics_imbalance"}}
     for bad in (good.replace("4 <ch04_auk>", "3 <ch03_roc_to_kappa>"),
-                good.replace("§9.5, ", ""),
+                good.replace("§10.5, ", ""),
                 good.replace("ch07_rank_reversal", "ch06_multiclass")):
         assert bad != good
         items = parse(bad)

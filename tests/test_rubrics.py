@@ -86,7 +86,7 @@ def test_rubrics_are_in_the_book_and_not_in_the_student_toc():
     assert "chapters/rubrics" in yaml.safe_dump(toc)
     student = yaml.safe_dump(student_toc(toc))
     assert "rubrics" not in student
-    assert "chapters/course" in student and "chapters/ch10_peers" in student
+    assert "chapters/course" in student and "chapters/ch11_peers" in student
 
 
 def _zip_names_and_text(archive):

@@ -74,7 +74,7 @@ def test_the_links_were_found():
     links = {doc: backward_links(doc) for doc in CHAPTERS}
     assert sum(len(v) for v in links.values()) >= 40
     assert ("Rank reversals between AUC and AUK, re-examined", "ch07_rank_reversal") \
-        in links["ch09_how_sure"]
+        in links["ch10_how_sure"]
 
 
 @pytest.mark.parametrize("doc", CHAPTERS)
@@ -105,12 +105,12 @@ def test_the_checks_reject_a_bad_schedule():
     its need, a chapter twice and an overloaded week are all reported."""
     bad = {"weeks": [{"read": ["ch01_accuracy_kappa", "ch02_roc_auc"]},
                      {"read": ["ch07_rank_reversal"]},                # needs ch04, ch05
-                     {"read": ["ch03_roc_to_kappa", "ch04_auk", "ch13_calibration"]},
+                     {"read": ["ch03_roc_to_kappa", "ch04_auk", "ch14_calibration"]},
                      {"read": ["ch02_roc_auc"]}]}
     problems = syllabus.schedule_problems(PLAN, bad)
     assert any("ch07_rank_reversal needs ch04_auk" in p for p in problems)
     assert any("ch07_rank_reversal needs ch05_threshold" in p for p in problems)
-    assert any("'Cost curves', needs ch10_peers" in p for p in problems)  # ch13's section
+    assert any("'Cost curves', needs ch11_peers" in p for p in problems)  # ch14's section
     assert any("read twice" in p for p in problems)
     skipped = copy.deepcopy(bad)
     skipped["weeks"][2]["skip"] = ["Cost curves"]

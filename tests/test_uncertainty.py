@@ -147,7 +147,7 @@ def test_compare_is_paired_and_antisymmetric():
 @pytest.mark.parametrize("p, n_cases", [(0.01, 3000), (0.05, 600), (0.2, 150), (0.5, 100)])
 def test_interval_covers_the_population_auk(p, n_cases, method):
     """The bootstrap within 3 MC SE of 95%; the score interval not below it
-    (it errs on the safe side, up to 0.99 at p = 0.01 in chapter 9's table)."""
+    (it errs on the safe side, up to 0.99 at p = 0.01 in chapter 10's table)."""
     reps, d = 250, 1.5
     n_pos = int(round(p * n_cases))
     truth = binormal_auk(d, n_pos / n_cases)

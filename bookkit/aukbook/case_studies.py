@@ -1,7 +1,7 @@
 """Data and models of the book's case studies, shared by the chapters.
 
-Chapter 7 (rank reversals) and chapters 9 and 10 use the same model pair on
-the skewed breast-cancer data; chapters 8 and 10 use the same skewed digits
+Chapter 7 (rank reversals) and chapters 10 and 11 use the same model pair on
+the skewed breast-cancer data; chapters 8 and 11 use the same skewed digits
 data.  They are built here once.
 """
 

@@ -7,11 +7,11 @@ larger one.  Both draw from the same family, defined once here.
 * :func:`random_roc_curve`: ROC polylines from (0, 0) to (1, 1), concave and
   not, above and below the diagonal (chapter 5).
 * :func:`random_forecasts`: probability forecasts with outcomes, ties and
-  values on bin edges included (chapter 13).
+  values on bin edges included (chapter 14).
 * :func:`random_scored_data`: labels and scores in (0, 1) of classifiers of
-  any quality and class share, ties included (chapter 13).
+  any quality and class share, ties included (chapter 14).
 * :func:`random_discrete_population`: a population with a feature of a few
-  values, its class-conditional distributions and class share (chapter 13).
+  values, its class-conditional distributions and class share (chapter 14).
 """
 
 import numpy as np

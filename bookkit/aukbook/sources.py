@@ -2,7 +2,7 @@
 
 The numbers below are typed from the source documents (``/work/shared/seeds``
 in the project, cited in the bibliography), so that the pages that check
-them, chapters 6, 8 and 10 and the appendix *Notes on the sources*, use one
+them, chapters 6, 8 and 11 and the appendix *Notes on the sources*, use one
 copy.
 
 * :data:`BARTMAN_SCHMITZ_TABLE4` and :data:`BARTMAN_SCHMITZ_TABLE3`:

@@ -6,9 +6,9 @@ student's notebook and the instructor's grader compute the same numbers from
 the student's id::
 
     >>> from aukbook.variants import variant, describe_variant
-    >>> variant("ch9-ex-bc", "s001") == variant("ch9-ex-bc", "s001")
+    >>> variant("ch10-ex-bc", "s001") == variant("ch10-ex-bc", "s001")
     True
-    >>> sorted(variant("ch9-ex-bc", "s001"))
+    >>> sorted(variant("ch10-ex-bc", "s001"))
     ['level', 'share_below']
 
 How the numbers are chosen
@@ -89,19 +89,19 @@ def _text_ch6_weighted(p):
             + ", instead of the book's one patient.")
 
 
-def _text_ch11_bins(p):
+def _text_ch12_bins(p):
     (p1, n1), (p2, n2), (p3, n3) = p["bins"]
     return (f"{p1 + n1 + p2 + n2 + p3 + n3} cases: from the highest scores down, bin 1 "
             f"holds {p1} positives and {n1} negatives, bin 2 holds {p2} positives and "
             f"{n2} negatives, bin 3 holds {p3} positives and {n3} negatives.")
 
 
-def _text_ch12_placements(p):
+def _text_ch13_placements(p):
     return ("the two classifiers score the cases (+ + + + − − − − −) as "
             f"a = ({_list(p['a'])}) and b = ({_list(p['b'])}).")
 
 
-def _text_ch12_mcnemar(p):
+def _text_ch13_mcnemar(p):
     ap, bp, an, bn = p["a_pos"], p["b_pos"], p["a_neg"], p["b_neg"]
     return (f"a is right and b wrong on {ap + an} cases, b right and a wrong on "
             f"{bp + bn}; among the positives a alone is right on {ap} and b alone on "
@@ -226,92 +226,92 @@ _SPECS = {
         "train_test_split(..., test_size=0.25, stratify=y, random_state={seed}) "
         "for the test set, the validation split as in the chapter.",
         {"seed": 0}),
-    "ch9u-ex-positives": (
+    "ch9-ex-positives": (
         "separated",
         "the test set has {n0} positive cases and the AUC's standard error is "
         "{se0:g}; the target is {se1:g}, and the share of positives is "
         "{prevalence:g}.",
         {"n0": 25, "se0": 0.06, "se1": 0.02, "prevalence": 0.01}),
-    "ch9u-ex-misses": (
+    "ch9-ex-misses": (
         "limited",
         "the rule's coverage is {coverage:.0%}, a batch holds {n_sets} intervals, "
         "and the share asked for is of batches with {k} or more misses.",
         {"n_sets": 40, "k": 5, "coverage": 0.95}),
-    "ch9u-ex-swap": (
+    "ch9-ex-swap": (
         "limited",
         lambda p: (f"the positive cases score {_list(p['pos_a'])} with a and "
                    f"{_list(p['pos_b'])} with b; the negative cases score "
                    f"{_list(p['neg_a'])} with a and {_list(p['neg_b'])} with b."),
         {"pos_a": (0.9, 0.7, 0.6), "pos_b": (0.8, 0.5, 0.4),
          "neg_a": (0.3, 0.5, 0.2), "neg_b": (0.6, 0.45, 0.35)}),
-    "ch9-ex-bc": (
+    "ch10-ex-bc": (
         "separated",
         "{share_below:.1%} of the bootstrap replicates lie below the estimate, and "
         "the interval is the {level:.0%} BC interval.",
         {"share_below": 0.6, "level": 0.95}),
-    "ch9-ex-paired": (
+    "ch10-ex-paired": (
         "limited",
         "rebuild a and b with noise of standard deviation {noise_a:g} and "
         "{noise_b:g} (instead of 0.5 and 0.8), the rest of pairing_example as in "
         "the chapter.",
         {"noise_a": 0.5, "noise_b": 0.8}),
-    "ch10-ex-tables": (
+    "ch11-ex-tables": (
         "separated",
         "out of 200 cases, TP = {tp}, FN = {fn}, FP = {fp}, TN = {tn}.",
         {"tp": 12, "fn": 8, "fp": 30, "tn": 150}),
-    "ch10-ex-hand": (
+    "ch11-ex-hand": (
         "limited",
         lambda p: (f"the labels are {list(p['labels'])} and the scores "
                    f"{list(p['scores'])}."),
         {"labels": (0, 0, 1, 0, 1, 1, 0, 0),
          "scores": (0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05)}),
-    "ch10-ex-report": (
+    "ch11-ex-report": (
         "limited",
         "in part 2, suppose the printed average precision were {ap:g} (the AUC-PR "
         "0.533 and p = 0.067 as printed).",
         {"ap": 0.204}),
-    "ch11-ex-bins": ("separated", _text_ch11_bins,
+    "ch12-ex-bins": ("separated", _text_ch12_bins,
                      {"bins": ((4, 1), (2, 5), (0, 8))}),
-    "ch11-ex-start": (
+    "ch12-ex-start": (
         "separated",
         "the three ranges hold (positives, negatives) = {ranges[0]}, {ranges[1]} "
         "and {ranges[2]}, from the highest scores down.",
         {"ranges": ((37, 6), (21, 58), (9, 131))}),
-    "ch12-ex-placements": (
-        "separated", _text_ch12_placements,
+    "ch13-ex-placements": (
+        "separated", _text_ch13_placements,
         {"a": (0.9, 0.8, 0.6, 0.4, 0.7, 0.5, 0.3, 0.2, 0.1),
          "b": (0.8, 0.9, 0.3, 0.5, 0.6, 0.5, 0.4, 0.2, 0.1)}),
-    "ch12-ex-kappa": (
+    "ch13-ex-kappa": (
         "separated",
         "the decisions on {n} cases give TP = {tp}, FN = {fn}, FP = {fp}, TN = {tn}.",
         {"tp": 30, "fn": 10, "fp": 20, "tn": 140, "n": 200}),
-    "ch12-ex-mcnemar": (
-        "limited", _text_ch12_mcnemar,
+    "ch13-ex-mcnemar": (
+        "limited", _text_ch13_mcnemar,
         {"a_pos": 1, "b_pos": 3, "a_neg": 10, "b_neg": 0}),
-    "ch12-ex-folds": (
+    "ch13-ex-folds": (
         "separated",
         "predict the rejection rate for {design} (r = {r}) with rho = {rho:g}, "
         "critical value t_(0.975, {r} - 1); compare the book's r = 100, rho = 0.1 "
         "with the figure.",
         {"design": "ten repetitions of 10-fold cross-validation", "r": 100, "rho": 0.1}),
-    "ch12-ex-cd": (
+    "ch13-ex-cd": (
         "separated",
         lambda p: (f"{p['k']} learners are ranked on {p['b']} data sets; their average "
                    f"ranks are {_list(p['ranks'])}; use alpha = {p['alpha']:g}."),
         {"k": 4, "b": 20, "alpha": 0.05, "ranks": (1.8, 2.3, 2.9, 3.0)}),
-    "ch13-ex-brier": (
+    "ch14-ex-brier": (
         "separated",
         lambda p: ("on {} days she says {} and it rains on {}; on {} days she says {} "
                    "and it rains on {}; on {} days she says {} and it rains on {}."
                    ).format(*[v for row in zip(p["days"], p["said"], p["rained"])
                               for v in row]),
         {"days": (60, 30, 10), "said": (0.1, 0.5, 0.9), "rained": (5, 18, 8)}),
-    "ch13-ex-weights": (
+    "ch14-ex-weights": (
         "separated",
         "the model is trained with weight w_1 = {w1:g} on every positive (w_0 = 1), "
         "and it outputs q = {q:g} in (b).",
         {"w1": 5, "q": 0.4}),
-    "ch13-ex-rate": (
+    "ch14-ex-rate": (
         "separated",
         "the data have p = {prevalence:g}; A has AUC {auc_a:g} and B has AUC {auc_b:g}.",
         {"prevalence": 0.07, "auc_a": 0.8, "auc_b": 0.9}),
@@ -347,17 +347,17 @@ LIMITED = {
     "ch8-ex-threshold": "the best kappa of the model over test splits lies between "
                         "about 0.07 and 0.35: at most about 200 answers 0.001 apart, "
                         "fewer than a class of 200 needs once the splits scatter",
-    "ch9u-ex-misses": "a probability accepted within 0.005: answers 0.01 apart "
+    "ch9-ex-misses": "a probability accepted within 0.005: answers 0.01 apart "
                       "number about a hundred at most, fewer in a sensible range",
-    "ch9u-ex-swap": "an exact P-value over 64 arrangements is a multiple of 1/64 and "
+    "ch9-ex-swap": "an exact P-value over 64 arrangements is a multiple of 1/64 and "
                     "an AUC difference of three positive and three negative cases a "
                     "multiple of 1/18",
-    "ch9-ex-paired": "a bootstrap ratio accepted within 0.05 over a narrow range",
-    "ch10-ex-hand": "the H-measure of eight cases depends only on their ranking: at "
+    "ch10-ex-paired": "a bootstrap ratio accepted within 0.05 over a narrow range",
+    "ch11-ex-hand": "the H-measure of eight cases depends only on their ranking: at "
                     "most 154 orderings of 2 to 4 positives",
-    "ch10-ex-report": "the exercise is about the numbers one paper printed; only the "
+    "ch11-ex-report": "the exercise is about the numbers one paper printed; only the "
                       "average precision can change without changing the exercise",
-    "ch12-ex-mcnemar": "an exact binomial P-value of a few dozen discordant cases "
+    "ch13-ex-mcnemar": "an exact binomial P-value of a few dozen discordant cases "
                        "takes a few hundred values, fewer in a sensible range",
 }
 
@@ -588,9 +588,9 @@ def variant(label, student_id, key=None):
     Examples
     --------
     >>> from aukbook.variants import variant, BOOK
-    >>> set(variant("ch10-ex-tables", "s001")) == set(BOOK["ch10-ex-tables"])
+    >>> set(variant("ch11-ex-tables", "s001")) == set(BOOK["ch11-ex-tables"])
     True
-    >>> sum(variant("ch10-ex-tables", "s001").values())
+    >>> sum(variant("ch11-ex-tables", "s001").values())
     200
     """
     return dict(_designs()[_source(label)][design_index(label, student_id, key)])

@@ -17,7 +17,7 @@ same size), where its rejection rate at 5% is its size.
 
 The test sets of a setting are drawn at once (2-D arrays); the intervals
 are computed one test set at a time (each call is O(n log n)).  The
-results go to ``chapters/data/auk_analytic_coverage.json``, which chapter 9
+results go to ``chapters/data/auk_analytic_coverage.json``, which chapter 10
 reads; ``tests/test_auk_variance.py`` re-runs a small slice and checks that
 it agrees with the stored table within Monte Carlo error.
 """

@@ -6,7 +6,7 @@
 
 Resumable: every finished setting is written to
 ``chapters/data/auk_interval_coverage.json`` at once, and a re-run computes
-only the settings missing from it (``--fresh`` starts over).  Chapter 9
+only the settings missing from it (``--fresh`` starts over).  Chapter 10
 reads the table.
 
 For each setting (score model, N+ positive and N- negative cases,

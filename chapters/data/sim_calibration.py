@@ -2,8 +2,8 @@
 
     OMP_NUM_THREADS=1 nice -n 10 python chapters/data/sim_calibration.py   # ~3 min
 
-Writes ``chapters/data/sim_calibration.json``, which chapter 13 reads and
-``tests/claims/test_ch13_sim_calibration.py`` re-checks on its first
+Writes ``chapters/data/sim_calibration.json``, which chapter 14 reads and
+``tests/claims/test_ch14_sim_calibration.py`` re-checks on its first
 replications.
 
 Population: two standard normal features; the true probability of a

@@ -1,4 +1,4 @@
-"""Levels, power and coverage of the comparisons of chapter 12.
+"""Levels, power and coverage of the comparisons of chapter 13.
 
     OMP_NUM_THREADS=1 nice -n 10 python chapters/data/sim_comparing.py [part ...]
 
@@ -8,7 +8,7 @@ enumerating every table), ``mcnemar`` (size of
 McNemar's tests), ``cv`` (size of the t-tests over cross-validation folds)
 and ``cd`` (several classifiers' AUKs on eleven separate data sets, for the
 critical-difference diagram).  Each part is stored under its name in
-``chapters/data/sim_comparing.json``, which chapter 12 reads and re-checks on
+``chapters/data/sim_comparing.json``, which chapter 13 reads and re-checks on
 a small slice.  Every rate is stored with its number of replications (the
 CV part stores counts of rejections), so that its Monte Carlo standard error
 sqrt(r (1 - r) / n) can be stated.

@@ -6,7 +6,7 @@
 
 Resumable: every finished setting is written at once to
 ``chapters/data/interval_width_coverage.json``, and a re-run computes only
-the settings missing from it (``--fresh`` starts over).  Chapter 9 reads the
+the settings missing from it (``--fresh`` starts over).  Chapter 10 reads the
 table; ``tests/test_interval_width.py`` re-runs a slice and checks the
 stored summary.
 

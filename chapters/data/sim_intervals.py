@@ -5,7 +5,7 @@
     nice -n 10 python chapters/data/sim_intervals.py compare  # paired AUK test level
     nice -n 10 python chapters/data/sim_intervals.py posthoc  # aligned-ranks post-hoc
 
-Each part writes ``chapters/data/sim_<part>.json``, which chapter 9 reads
+Each part writes ``chapters/data/sim_<part>.json``, which chapter 10 reads
 and ``tests/test_sim_intervals.py`` re-checks on a small slice.  Every
 coverage or rejection rate is stored with its count of replications, so
 that its Monte Carlo standard error sqrt(r (1 - r) / n) can be stated.
@@ -209,7 +209,7 @@ def run_compare():
 
     a = latent + N(0, 0.5^2); b = latent + N(0, 0.5^2) (null: equal
     population AUKs) or N(0, 1.5^2) (power).  The latent score is binormal
-    with d = 1.5, as in chapter 9.
+    with d = 1.5, as in chapter 10.
     """
     import warnings
 

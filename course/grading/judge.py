@@ -39,7 +39,7 @@ def _answers():
 
 @contextlib.contextmanager
 def quietly():
-    """A reference computation may warn (ch12's few positives); nothing of it
+    """A reference computation may warn (ch13's few positives); nothing of it
     reaches a log, a notebook or a mark."""
     with warnings.catch_warnings(), np.errstate(all="ignore"), \
             contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

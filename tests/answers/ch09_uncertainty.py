@@ -1,6 +1,6 @@
-"""Chapter 9 (new): uncertainty, by simulation.
+"""Chapter 10 (new): uncertainty, by simulation.
 
-The exercise labels start ``ch9u-`` until the chapters after it are
+The exercise labels start ``ch9-`` until the chapters after it are
 renumbered; the chapter's own number is read from its notebook's name.
 """
 
@@ -14,14 +14,14 @@ from . import Answer
 
 
 def positives_variant(n0, se0, se1, prevalence):
-    """ch9u-ex-positives: positive cases for the target standard error, and
+    """ch9-ex-positives: positive cases for the target standard error, and
     the cases in all at the class share."""
     positives = n0 * (se0 / se1) ** 2
     return (float(positives), float(positives / prevalence))
 
 
 def misses_variant(n_sets, k, coverage):
-    """ch9u-ex-misses: the probability that k or more of n_sets intervals miss."""
+    """ch9-ex-misses: the probability that k or more of n_sets intervals miss."""
     return float(binom.sf(k - 1, n_sets, 1 - coverage))
 
 
@@ -32,7 +32,7 @@ def _auc_rows(pos, neg):
 
 
 def swap_variant(pos_a, pos_b, neg_a, neg_b):
-    """ch9u-ex-swap: AUC(a) - AUC(b) and the exact two-sided swap P-value."""
+    """ch9-ex-swap: AUC(a) - AUC(b) and the exact two-sided swap P-value."""
     n_pos = len(pos_a)
     a, b = np.r_[pos_a, neg_a], np.r_[pos_b, neg_b]
     swaps = np.array(list(itertools.product([False, True], repeat=len(a))))
@@ -60,7 +60,7 @@ BOOK_SWAP = {"pos_a": (0.9, 0.7, 0.6), "pos_b": (0.8, 0.5, 0.4),
              "neg_a": (0.3, 0.5, 0.2), "neg_b": (0.6, 0.45, 0.35)}
 
 ANSWERS = {
-    "ch9u-ex-positives": Answer(
+    "ch9-ex-positives": Answer(
         form="a pair (positives, cases): the positive cases needed for the target "
              "standard error and the cases in all",
         reference=lambda: positives_variant(25, 0.06, 0.02, 0.01),
@@ -68,14 +68,14 @@ ANSWERS = {
              "positive cases: to divide it by k, multiply the positives by k squared; "
              "then divide by the share of positives.",
         atol=0.5),
-    "ch9u-ex-misses": Answer(
+    "ch9-ex-misses": Answer(
         form="one number: the share of batches of 40 intervals in which 5 or more "
              "miss",
         reference=lambda: misses_variant(40, 5, 0.95),
         hint="count the misses of each batch (a sum along axis 1) and take the share "
              "of batches with 5 or more; 'or more' includes 5.",
         atol=0.005),
-    "ch9u-ex-swap": Answer(
+    "ch9-ex-swap": Answer(
         form="a pair (difference, P): AUC(a) - AUC(b) and the exact P-value over the "
              "64 arrangements",
         reference=lambda: swap_variant(**BOOK_SWAP),
@@ -85,5 +85,5 @@ ANSWERS = {
         atol=1e-4),
 }
 
-VARIANTS = {"ch9u-ex-positives": positives_variant, "ch9u-ex-misses": misses_variant,
-            "ch9u-ex-swap": swap_variant}
+VARIANTS = {"ch9-ex-positives": positives_variant, "ch9-ex-misses": misses_variant,
+            "ch9-ex-swap": swap_variant}

@@ -1,4 +1,4 @@
-"""Chapter 10: general claims about kappa, MCC and the H-measure."""
+"""Chapter 11: general claims about kappa, MCC and the H-measure."""
 
 import numpy as np
 from sklearn.metrics import cohen_kappa_score, matthews_corrcoef
@@ -6,7 +6,7 @@ from sklearn.metrics import cohen_kappa_score, matthews_corrcoef
 from auklib import h_measure, kappa_from_confusion
 
 
-def test_ch10_kappa_over_mcc_is_2sqrt_r_over_1_plus_r_and_never_larger():
+def test_ch11_kappa_over_mcc_is_2sqrt_r_over_1_plus_r_and_never_larger():
     rng = np.random.default_rng(103)
     for _ in range(2000):
         tp, fn, fp, tn = rng.integers(1, 500, size=4)
@@ -21,7 +21,7 @@ def test_ch10_kappa_over_mcc_is_2sqrt_r_over_1_plus_r_and_never_larger():
             assert abs(kappa - mcc) < 1e-12
 
 
-def test_ch10_kappa_equals_mcc_exactly_when_predicted_share_is_true_share():
+def test_ch11_kappa_equals_mcc_exactly_when_predicted_share_is_true_share():
     rng = np.random.default_rng(104)
     for _ in range(2000):
         n_cases = int(rng.integers(10, 300))
@@ -36,7 +36,7 @@ def test_ch10_kappa_equals_mcc_exactly_when_predicted_share_is_true_share():
         assert (abs(k - m) < 1e-12) == (pred.sum() == y.sum())
 
 
-def test_ch10_h_measure_depends_only_on_the_order_of_the_scores():
+def test_ch11_h_measure_depends_only_on_the_order_of_the_scores():
     rng = np.random.default_rng(105)
     for _ in range(200):
         n_cases = int(rng.integers(10, 200))

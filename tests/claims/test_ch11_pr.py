@@ -1,4 +1,4 @@
-"""Chapter 10: general claims about the precision-recall summaries."""
+"""Chapter 11: general claims about the precision-recall summaries."""
 
 import numpy as np
 from sklearn.metrics import auc, average_precision_score, precision_recall_curve
@@ -9,7 +9,7 @@ def _trap(y, s):
     return auc(rec, prec)
 
 
-def test_ch10_constant_scores_trapezoid_is_one_plus_p_over_two_and_ap_is_p():
+def test_ch11_constant_scores_trapezoid_is_one_plus_p_over_two_and_ap_is_p():
     rng = np.random.default_rng(101)
     for _ in range(300):
         n = int(rng.integers(5, 3000))
@@ -21,7 +21,7 @@ def test_ch10_constant_scores_trapezoid_is_one_plus_p_over_two_and_ap_is_p():
         assert abs(average_precision_score(y, s) - p) < 1e-12
 
 
-def test_ch10_constant_score_auc_pr_rounds_to_0533_only_for_p_0065_to_0067():
+def test_ch11_constant_score_auc_pr_rounds_to_0533_only_for_p_0065_to_0067():
     p = np.linspace(0.05, 0.08, 300_001)
     hit = p[np.round((1 + p) / 2 + 1e-12, 3) == 0.533]
     assert abs(hit.min() - 0.065) < 1e-6 and abs(hit.max() - 0.067) < 1e-6
@@ -30,7 +30,7 @@ def test_ch10_constant_score_auc_pr_rounds_to_0533_only_for_p_0065_to_0067():
     assert 0.0665 <= hit.max() < 0.067
 
 
-def test_ch10_distinct_scores_trapezoid_never_above_ap():
+def test_ch11_distinct_scores_trapezoid_never_above_ap():
     rng = np.random.default_rng(102)
     for _ in range(500):
         n = int(rng.integers(3, 400))
@@ -43,7 +43,7 @@ def test_ch10_distinct_scores_trapezoid_never_above_ap():
         assert _trap(y, s) <= average_precision_score(y, s) + 1e-12
 
 
-def test_ch10_two_block_ranking_reproduces_bartman_schmitz_pair():
+def test_ch11_two_block_ranking_reproduces_bartman_schmitz_pair():
     # (rho, q) from the exercise; build the two-block ranking and measure it
     p, ap, trap = 0.067, 0.204, 0.533
     rho = max(np.roots([-(1 - p), 2 * trap - 2 * p, p - ap]).real)

@@ -1,4 +1,4 @@
-"""Chapter 13: the stored simulation of the prior-shift correction
+"""Chapter 14: the stored simulation of the prior-shift correction
 (chapters/data/sim_calibration.json, written by chapters/data/sim_calibration.py)
 agrees with a re-run of its first replications, and its summaries say what
 the chapter says they say."""
@@ -25,7 +25,7 @@ def stored():
         return json.load(fh)
 
 
-def test_ch13_sim_first_replications_reproduce(stored):
+def test_ch14_sim_first_replications_reproduce(stored):
     tool = _tool()
     keep = len(stored["settings"]["well specified"]["first_replications"])
     again = tool.run(reps=keep, keep=keep)
@@ -38,7 +38,7 @@ def test_ch13_sim_first_replications_reproduce(stored):
                 assert np.allclose(values, new_rep[version], rtol=0, atol=1e-9)
 
 
-def test_ch13_sim_has_enough_replications(stored):
+def test_ch14_sim_has_enough_replications(stored):
     assert stored["reps"] >= 2000
     for block in stored["settings"].values():
         for entry in block["summary"].values():

@@ -1,4 +1,4 @@
-"""Chapter 9 claims about the AUK's analytic standard error, by random search.
+"""Chapter 10 claims about the AUK's analytic standard error, by random search.
 
 The chapter says that at p = 1/2 the influence-function standard error *is*
 DeLong's (ties included), and that the influences are the derivatives of
@@ -25,7 +25,7 @@ def _random_test_set(rng, n_pos, n_neg):
 
 
 @pytest.mark.filterwarnings("ignore:Only:UserWarning")
-def test_ch09_at_half_prevalence_the_analytic_se_is_delongs_always():
+def test_ch10_at_half_prevalence_the_analytic_se_is_delongs_always():
     rng = np.random.default_rng(2024)
     for _ in range(300):
         n = int(rng.integers(2, 60))
@@ -36,7 +36,7 @@ def test_ch09_at_half_prevalence_the_analytic_se_is_delongs_always():
 
 
 @pytest.mark.filterwarnings("ignore:Only:UserWarning")
-def test_ch09_influences_are_the_derivatives_of_the_exact_auk_always():
+def test_ch10_influences_are_the_derivatives_of_the_exact_auk_always():
     rng = np.random.default_rng(2025)
     eps = 1e-6
     for _ in range(40):

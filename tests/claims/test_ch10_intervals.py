@@ -1,6 +1,6 @@
-"""Chapter 9's general claims about its intervals and tests, by random search.
+"""Chapter 10's general claims about its intervals and tests, by random search.
 
-Each test is named after the claim it checks (chapter 9, "How sure are we?").
+Each test is named after the claim it checks (chapter 10, "How sure are we?").
 """
 
 import math
@@ -25,7 +25,7 @@ def _random_test_set(rng, max_cases=80):
     return y, s
 
 
-def test_ch09_score_interval_is_never_zero_width_and_lies_in_0_1():
+def test_ch10_score_interval_is_never_zero_width_and_lies_in_0_1():
     rng = np.random.default_rng(901)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -40,7 +40,7 @@ def test_ch09_score_interval_is_never_zero_width_and_lies_in_0_1():
 
 @pytest.mark.parametrize("m", [1, 2, 5, 20, 100, 2000])
 @pytest.mark.parametrize("n", [1, 3, 20, 180, 5000])
-def test_ch09_at_sample_auc_1_the_interval_is_low_to_1_with_low_below_1(m, n):
+def test_ch10_at_sample_auc_1_the_interval_is_low_to_1_with_low_below_1(m, n):
     y = np.r_[np.ones(m, dtype=int), np.zeros(n, dtype=int)]
     s = np.r_[np.arange(m) + n, np.arange(n)].astype(float)
     with warnings.catch_warnings():
@@ -52,7 +52,7 @@ def test_ch09_at_sample_auc_1_the_interval_is_low_to_1_with_low_below_1(m, n):
     assert r.standard_error == 0 and old.low == old.high == 1
 
 
-def test_ch09_boundary_quartic_has_one_root_on_each_side_of_the_estimate():
+def test_ch10_boundary_quartic_has_one_root_on_each_side_of_the_estimate():
     rng = np.random.default_rng(902)
     P = np.polynomial.Polynomial
     t = P([0, 1])
@@ -75,7 +75,7 @@ def test_ch09_boundary_quartic_has_one_root_on_each_side_of_the_estimate():
         assert len(above) == (1 if theta < 1 - eps else 0)
 
 
-def test_ch09_default_is_never_shorter_than_newcombes_method_5():
+def test_ch10_default_is_never_shorter_than_newcombes_method_5():
     rng = np.random.default_rng(903)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -86,7 +86,7 @@ def test_ch09_default_is_never_shorter_than_newcombes_method_5():
             assert a.low <= b.low + 1e-12 and b.high <= a.high + 1e-12
 
 
-def test_ch09_paired_p_below_level_exactly_when_interval_excludes_0():
+def test_ch10_paired_p_below_level_exactly_when_interval_excludes_0():
     rng = np.random.default_rng(904)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -105,7 +105,7 @@ def test_ch09_paired_p_below_level_exactly_when_interval_excludes_0():
                 assert (r.p_value < 1 - level) == excludes
 
 
-def test_ch09_bc_levels_both_move_up_when_more_than_half_lie_below():
+def test_ch10_bc_levels_both_move_up_when_more_than_half_lie_below():
     z = norm.ppf(0.975)
     for share in np.linspace(0.001, 0.999, 999):
         z0 = norm.ppf(share)
@@ -124,7 +124,7 @@ def _sim_module():
     return tool("sim_intervals"), root
 
 
-def test_ch09_posthoc_controls_its_level_under_the_complete_null_only():
+def test_ch10_posthoc_controls_its_level_under_the_complete_null_only():
     """A fresh slice of the stored post-hoc simulation agrees with it."""
     import json
     import os
@@ -144,7 +144,7 @@ def test_ch09_posthoc_controls_its_level_under_the_complete_null_only():
     assert stored["complete null"]["holm_familywise"] / stored["reps"] <= 0.05
 
 
-def test_ch09_aligned_raw_p_of_the_simulation_matches_auklib_for_two_columns():
+def test_ch10_aligned_raw_p_of_the_simulation_matches_auklib_for_two_columns():
     from auklib import aligned_ranks_posthoc
 
     sim, _ = _sim_module()
@@ -155,7 +155,7 @@ def test_ch09_aligned_raw_p_of_the_simulation_matches_auklib_for_two_columns():
             aligned_ranks_posthoc(s).p_adjusted[0, 1], rel=1e-12)
 
 
-def test_ch09_delong_variance_is_at_most_auc_times_one_minus_auc():
+def test_ch10_delong_variance_is_at_most_auc_times_one_minus_auc():
     """DeLong's variance <= AUC (1 - AUC) (1/(N+ - 1) + 1/(N- - 1)), always.
 
     Placement values lie in [0, 1], so each sample variance is at most

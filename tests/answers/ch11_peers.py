@@ -1,4 +1,4 @@
-"""Chapter 10: kappa among its peers."""
+"""Chapter 11: kappa among its peers."""
 
 import numpy as np
 
@@ -22,13 +22,13 @@ def _two_accounts(ap=0.204):
 
 
 ANSWERS = {
-    "ch10-ex-tables": Answer(
+    "ch11-ex-tables": Answer(
         form="the pair (kappa, MCC)",
         reference=_kappa_mcc,
         hint="both share the numerator TP TN - FN FP; kappa divides by "
              "(p n-hat + p-hat n) / 2, MCC by the square root of p n p-hat n-hat.",
         atol=5e-4),
-    "ch10-ex-hand": Answer(
+    "ch11-ex-hand": Answer(
         form="the H-measure with severity ratio 1 (a number)",
         reference=lambda: h_measure([0, 0, 1, 0, 1, 1, 0, 0],
                                     [0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.05],
@@ -37,7 +37,7 @@ ANSWERS = {
              "(1 - t), including the thresholds that flag nobody and everybody; "
              "Lmax(gamma) = min(gamma n, (1 - gamma) p); u is the Beta(2, 2) density.",
         atol=1e-6),
-    "ch10-ex-report": Answer(
+    "ch11-ex-report": Answer(
         form="the four numbers (p_min, p_max, rho, q) with rho > 1/2",
         reference=_two_accounts,
         hint="(1 + p)/2 rounds to 0.533 when it lies in [0.5325, 0.5335); for "
@@ -48,12 +48,12 @@ ANSWERS = {
 
 
 def hand_variant(labels, scores):
-    """ch10-ex-hand with the student's labels and scores."""
+    """ch11-ex-hand with the student's labels and scores."""
     return h_measure(list(labels), list(scores), severity_ratio=1.0)
 
 
-VARIANTS = {"ch10-ex-tables": _kappa_mcc, "ch10-ex-hand": hand_variant,
-            "ch10-ex-report": _two_accounts}
+VARIANTS = {"ch11-ex-tables": _kappa_mcc, "ch11-ex-hand": hand_variant,
+            "ch11-ex-report": _two_accounts}
 
 
 def _report_rubric(ap):
@@ -64,4 +64,4 @@ def _report_rubric(ap):
             "q_other": f"{2 * trap - p - other * (1 - p):.2f}"}
 
 
-RUBRIC_VALUES = {"ch10-ex-report": _report_rubric}
+RUBRIC_VALUES = {"ch11-ex-report": _report_rubric}

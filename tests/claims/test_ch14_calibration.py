@@ -1,4 +1,4 @@
-"""Chapter 13: general claims about scoring rules, the Brier decomposition
+"""Chapter 14: general claims about scoring rules, the Brier decomposition
 and the prior-shift correction, checked by random search.
 
 The oracles here are written independently of the chapter's code: loops over
@@ -31,7 +31,7 @@ def _terms_by_loops(y, q, edges):
     return rel / n, res / n, base * (1 - base), wbv / n, wbc / n
 
 
-def test_ch13_brier_is_rel_minus_res_plus_unc_plus_the_within_bin_terms():
+def test_ch14_brier_is_rel_minus_res_plus_unc_plus_the_within_bin_terms():
     rng = np.random.default_rng(1301)
     for _ in range(500):
         y, q = _random_forecasts(rng)
@@ -44,7 +44,7 @@ def test_ch13_brier_is_rel_minus_res_plus_unc_plus_the_within_bin_terms():
         assert abs(rel - res + unc + wbv - 2 * wbc - brier_score_loss(y, q)) < 1e-12
 
 
-def test_ch13_three_terms_are_exact_when_forecasts_are_constant_in_each_bin():
+def test_ch14_three_terms_are_exact_when_forecasts_are_constant_in_each_bin():
     rng = np.random.default_rng(1302)
     for _ in range(500):
         k = int(rng.integers(1, 12))
@@ -59,7 +59,7 @@ def test_ch13_three_terms_are_exact_when_forecasts_are_constant_in_each_bin():
         assert abs(rel - res + unc - brier_score_loss(y, q)) < 1e-12
 
 
-def test_ch13_brier_and_log_loss_are_proper():
+def test_ch14_brier_and_log_loss_are_proper():
     rng = np.random.default_rng(1303)
     grid = np.linspace(1e-4, 1 - 1e-4, 20_001)
     for _ in range(300):
@@ -75,7 +75,7 @@ def _prior_shift(q, beta):
     return beta * q / (beta * q + 1 - q)
 
 
-def test_ch13_correction_undoes_down_sampling_on_any_discrete_population():
+def test_ch14_correction_undoes_down_sampling_on_any_discrete_population():
     """Bayes' theorem with the negatives kept with probability beta, then eq. (C)."""
     rng = np.random.default_rng(1304)
     for _ in range(2000):
@@ -88,7 +88,7 @@ def test_ch13_correction_undoes_down_sampling_on_any_discrete_population():
         assert np.allclose(_prior_shift(p_sample, beta), p, rtol=1e-10, atol=1e-14)
 
 
-def test_ch13_class_weights_shift_the_odds_by_w1_over_w0():
+def test_ch14_class_weights_shift_the_odds_by_w1_over_w0():
     """The minimiser of the expected weighted log loss, found numerically,
     is w1 p / (w1 p + w0 (1 - p)); eq. (C) with beta = w0 / w1 undoes it."""
     rng = np.random.default_rng(1305)
@@ -104,7 +104,7 @@ def test_ch13_class_weights_shift_the_odds_by_w1_over_w0():
         assert abs(_prior_shift(q, w0 / w1) - p) < 1e-6
 
 
-def test_ch13_correction_keeps_the_auc_and_moves_the_threshold():
+def test_ch14_correction_keeps_the_auc_and_moves_the_threshold():
     rng = np.random.default_rng(1306)
     for _ in range(500):
         n = int(rng.integers(10, 500))

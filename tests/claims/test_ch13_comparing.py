@@ -1,4 +1,4 @@
-"""Chapter 12 (comparing classifiers honestly): the general statements it makes."""
+"""Chapter 13 (comparing classifiers honestly): the general statements it makes."""
 
 import json
 import math
@@ -44,7 +44,7 @@ def place(s, pos, neg):
     return (gap > 0) + 0.5 * (gap == 0)
 
 
-def test_ch12_paired_variance_is_the_sum_minus_twice_the_covariance():
+def test_ch13_paired_variance_is_the_sum_minus_twice_the_covariance():
     """Var(diff) = Var_a + Var_b - 2 Cov_ab, so pairing shrinks the standard
     error exactly when the placements are positively correlated (random search)."""
     rng = np.random.default_rng(12)
@@ -70,7 +70,7 @@ def test_ch12_paired_variance_is_the_sum_minus_twice_the_covariance():
     assert shrank > 50 and grew > 5  # the search saw both cases
 
 
-def test_ch12_exact_mcnemar_cannot_reject_at_5_percent_with_five_discordant_cases():
+def test_ch13_exact_mcnemar_cannot_reject_at_5_percent_with_five_discordant_cases():
     """With m <= 5 discordant cases no split gives P < 0.05; with m = 6 one does."""
     for m in range(0, 6):
         for k in range(m + 1):
@@ -84,7 +84,7 @@ def test_ch12_exact_mcnemar_cannot_reject_at_5_percent_with_five_discordant_case
     assert 2 * binom.cdf(0, 5, 0.5) == pytest.approx(0.0625)
 
 
-def test_ch12_kappa_variance_is_the_delta_method_for_every_table():
+def test_ch13_kappa_variance_is_the_delta_method_for_every_table():
     """Fleiss, Cohen & Everitt's non-null variance equals the multinomial delta method with a
     numerical gradient, and the MCC's standard error does too (random search)."""
     rng = np.random.default_rng(1969)
@@ -117,7 +117,7 @@ def test_ch12_kappa_variance_is_the_delta_method_for_every_table():
             delta(mcc, p, n), rel=1e-5, abs=1e-12)
 
 
-def test_ch12_intervals_stay_inside_minus_one_one():
+def test_ch13_intervals_stay_inside_minus_one_one():
     """Every kappa and MCC interval lies in [-1, 1] and contains its estimate."""
     rng = np.random.default_rng(5)
     with warnings.catch_warnings():
@@ -136,7 +136,7 @@ def test_ch12_intervals_stay_inside_minus_one_one():
                     assert -1 <= res.low <= res.estimate <= res.high <= 1
 
 
-def test_ch12_stored_simulation_agrees_with_a_small_rerun():
+def test_ch13_stored_simulation_agrees_with_a_small_rerun():
     """The stored DeLong size (same shape, 50/450) is reproduced by a fresh run."""
     sim = _sim_module()
     with open(os.path.join(ROOT, "chapters", "data", "sim_comparing.json")) as fh:
@@ -150,10 +150,10 @@ def test_ch12_stored_simulation_agrees_with_a_small_rerun():
         assert part in stored
 
 
-def test_ch12_family_wise_thresholds_tighten_with_every_added_learner():
+def test_ch13_family_wise_thresholds_tighten_with_every_added_learner():
     """The Benavoli example's flip: Nemenyi's q and Holm's first cut-off.
 
-    Chapter 12 says that every family-wise procedure lets the verdict on one
+    Chapter 13 says that every family-wise procedure lets the verdict on one
     pair depend on how many pairs are tested. For Nemenyi's test the critical
     value q_alpha (studentised range / sqrt 2) grows with the number k of
     learners, at several levels; for Holm's adjustment of k(k-1)/2 pairwise

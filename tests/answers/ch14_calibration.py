@@ -1,4 +1,4 @@
-"""Chapter 13: calibration and costs."""
+"""Chapter 14: calibration and costs."""
 
 from fractions import Fraction
 
@@ -27,20 +27,20 @@ def _rate_uniform(prevalence=0.07, auc_a=0.80, auc_b=0.90):
 
 
 ANSWERS = {
-    "ch13-ex-brier": Answer(
+    "ch14-ex-brier": Answer(
         form="the triple (REL, RES, UNC)",
         reference=_rain_terms,
         hint="each bin's weight is its share of the 100 days; REL compares what "
              "she said with how often it rained in the bin, RES compares the "
              "bins' frequencies with the overall share of rainy days.",
         atol=1e-5),
-    "ch13-ex-weights": Answer(
+    "ch14-ex-weights": Answer(
         form="the pair (eta at q = 0.4, the output q* from which eta >= 1/2)",
         reference=_weights,
         hint="the weights multiply the odds by w1 / w0; divide the model's odds "
              "by that factor, and ask when the population odds reach 1.",
         atol=1e-6),
-    "ch13-ex-rate": Answer(
+    "ch14-ex-rate": Answer(
         form="the pair of expected losses (A, B)",
         reference=_rate_uniform,
         hint="the rate-uniform loss is 1/2 + p n (1 - 2 AUC), with "
@@ -49,8 +49,8 @@ ANSWERS = {
 }
 
 
-VARIANTS = {"ch13-ex-brier": _rain_terms, "ch13-ex-weights": _weights,
-            "ch13-ex-rate": _rate_uniform}
+VARIANTS = {"ch14-ex-brier": _rain_terms, "ch14-ex-weights": _weights,
+            "ch14-ex-rate": _rate_uniform}
 
 
 def _brier_rubric(days, said, rained):
@@ -93,5 +93,5 @@ def _rate_rubric(prevalence, auc_a, auc_b):
     return {"pn": num(prevalence * (1 - prevalence), 6), "a": f"{a:.4f}", "b": f"{b:.4f}"}
 
 
-RUBRIC_VALUES = {"ch13-ex-brier": _brier_rubric, "ch13-ex-weights": _weights_rubric,
-                 "ch13-ex-rate": _rate_rubric}
+RUBRIC_VALUES = {"ch14-ex-brier": _brier_rubric, "ch14-ex-weights": _weights_rubric,
+                 "ch14-ex-rate": _rate_rubric}

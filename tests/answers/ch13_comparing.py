@@ -1,4 +1,4 @@
-"""Chapter 12: comparing classifiers honestly."""
+"""Chapter 13: comparing classifiers honestly."""
 
 import functools
 import math
@@ -54,7 +54,7 @@ def _cd(k=4, b=20, alpha=0.05, ranks=(1.8, 2.3, 2.9, 3.0)):
 
 
 ANSWERS = {
-    "ch12-ex-placements": Answer(
+    "ch13-ex-placements": Answer(
         form="the statistic z (a number)",
         reference=_delong_z,
         hint="the placements of the positives have divisor 5 (negatives), those "
@@ -62,21 +62,21 @@ ANSWERS = {
              "case-by-case differences of the placements, sample variances with "
              "divisor n - 1, divided by 4 and by 5.",
         atol=1e-4),
-    "ch12-ex-kappa": Answer(
+    "ch13-ex-kappa": Answer(
         form="the standard error (a number)",
         reference=_kappa_se,
         hint="cell shares are counts / 200; p_c (chance agreement) is the sum "
              "over classes of the row margin times the column margin; the whole "
              "bracket is divided by N (1 - p_c)^4 before the square root.",
         atol=1e-4),
-    "ch12-ex-mcnemar": Answer(
+    "ch13-ex-mcnemar": Answer(
         form="the two-sided P value (a number)",
         reference=lambda: min(1.0, 2 * binom.cdf(3, 14, 0.5)),
         hint="only the 14 discordant cases count; under the null the 11 is a "
              "Binomial(14, 1/2) count, and the two-sided P value doubles the "
              "smaller tail.",
         atol=1e-4),
-    "ch12-ex-folds": Answer(
+    "ch13-ex-folds": Answer(
         form="the predicted rejection rate (a number)",
         reference=lambda: 2 * norm.sf(t_dist.ppf(0.975, 99)
                                       / math.sqrt((1 + 99 * 0.1) / (1 - 0.1))),
@@ -85,7 +85,7 @@ ANSWERS = {
              "(1 + (r - 1) rho) / (1 - rho); the test rejects when |t| exceeds "
              "the 0.975 quantile of t with r - 1 = 99 degrees of freedom.",
         atol=1e-4),
-    "ch12-ex-cd": Answer(
+    "ch13-ex-cd": Answer(
         form="the critical difference (a number)",
         reference=lambda: (studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2)
                            * math.sqrt(4 * 5 / (6 * 20))),
@@ -96,9 +96,9 @@ ANSWERS = {
 }
 
 
-VARIANTS = {"ch12-ex-placements": _delong_z, "ch12-ex-kappa": _kappa_se,
-            "ch12-ex-mcnemar": _mcnemar, "ch12-ex-folds": _folds_rate,
-            "ch12-ex-cd": _cd}
+VARIANTS = {"ch13-ex-placements": _delong_z, "ch13-ex-kappa": _kappa_se,
+            "ch13-ex-mcnemar": _mcnemar, "ch13-ex-folds": _folds_rate,
+            "ch13-ex-cd": _cd}
 
 
 def _placements_rubric(a, b):
@@ -178,6 +178,6 @@ def _cd_rubric(k, b, alpha, ranks):
             "b": str(b)}
 
 
-RUBRIC_VALUES = {"ch12-ex-placements": _placements_rubric,
-                 "ch12-ex-mcnemar": _mcnemar_rubric, "ch12-ex-folds": _folds_rubric,
-                 "ch12-ex-cd": _cd_rubric}
+RUBRIC_VALUES = {"ch13-ex-placements": _placements_rubric,
+                 "ch13-ex-mcnemar": _mcnemar_rubric, "ch13-ex-folds": _folds_rubric,
+                 "ch13-ex-cd": _cd_rubric}

@@ -1,4 +1,4 @@
-"""Chapter 13: the expected loss of four threshold choice methods, and the
+"""Chapter 14: the expected loss of four threshold choice methods, and the
 H-measure as a weighted area under the cost lines' lower envelope.
 
 Loss at the cost share gamma (c below) of the ROC point (f, t), with p the
@@ -44,7 +44,7 @@ def _piecewise_integral(y, q, integrand):
     return total
 
 
-def test_ch13_threshold_choice_losses_are_brier_mae_and_linear_in_auc():
+def test_ch14_threshold_choice_losses_are_brier_mae_and_linear_in_auc():
     rng = np.random.default_rng(1311)
     for _ in range(300):
         y, q = _data(rng)
@@ -67,7 +67,7 @@ def test_ch13_threshold_choice_losses_are_brier_mae_and_linear_in_auc():
         assert abs(ru - (0.5 + pi0 * pi1 * (1 - 2 * roc_auc_score(y, q)))) < 1e-12
 
 
-def test_ch13_optimal_loss_is_the_brier_score_after_the_isotonic_map():
+def test_ch14_optimal_loss_is_the_brier_score_after_the_isotonic_map():
     rng = np.random.default_rng(1312)
     c = np.linspace(0, 1, 20_001)  # largest error seen: 6e-10
     for _ in range(150):
@@ -79,7 +79,7 @@ def test_ch13_optimal_loss_is_the_brier_score_after_the_isotonic_map():
         assert abs(optimal - brier_score_loss(y, iso)) < 1e-8
 
 
-def test_ch13_lower_envelope_is_made_of_the_hull_vertices():
+def test_ch14_lower_envelope_is_made_of_the_hull_vertices():
     rng = np.random.default_rng(1313)
     pc = np.linspace(0, 1, 2001)
     for _ in range(300):
@@ -93,7 +93,7 @@ def test_ch13_lower_envelope_is_made_of_the_hull_vertices():
         assert np.allclose(every, hull, rtol=0, atol=1e-12)
 
 
-def test_ch13_h_measure_is_the_beta_weighted_optimal_loss():
+def test_ch14_h_measure_is_the_beta_weighted_optimal_loss():
     rng = np.random.default_rng(1314)
     c = np.linspace(0, 1, 20_001)  # largest error seen: 5e-8
     for _ in range(100):

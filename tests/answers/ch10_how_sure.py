@@ -1,4 +1,4 @@
-"""Chapter 9: how sure are we?"""
+"""Chapter 10: how sure are we?"""
 
 import numpy as np
 from scipy.stats import norm
@@ -33,13 +33,13 @@ def _pairing_ratio(noise_a=0.5, noise_b=0.8):
 
 
 ANSWERS = {
-    "ch9-ex-bc": Answer(
+    "ch10-ex-bc": Answer(
         form="the pair (low_level, high_level) of quantile levels",
         reference=_bc_levels,
         hint="z0 is the normal quantile of the share below the estimate; the "
              "levels are Phi(2 z0 - z) and Phi(2 z0 + z) with z for 97.5%.",
         atol=5e-4),
-    "ch9-ex-paired": Answer(
+    "ch10-ex-paired": Answer(
         form="the ratio of the unpaired to the paired standard error (a number)",
         reference=_pairing_ratio,
         hint="the unpaired standard error combines the two separate standard "
@@ -49,12 +49,12 @@ ANSWERS = {
 
 
 def bc_variant(share_below, level):
-    """ch9-ex-bc with the student's share below the estimate and level."""
+    """ch10-ex-bc with the student's share below the estimate and level."""
     z0, z = norm.ppf(share_below), norm.ppf(1 - (1 - level) / 2)
     return (float(norm.cdf(2 * z0 - z)), float(norm.cdf(2 * z0 + z)))
 
 
-VARIANTS = {"ch9-ex-bc": bc_variant, "ch9-ex-paired": _pairing_ratio}
+VARIANTS = {"ch10-ex-bc": bc_variant, "ch10-ex-paired": _pairing_ratio}
 
 
 def _bc_rubric(share_below, level):
@@ -68,4 +68,4 @@ def _bc_rubric(share_below, level):
             "side": "below" if up else "above"}
 
 
-RUBRIC_VALUES = {"ch9-ex-bc": _bc_rubric}
+RUBRIC_VALUES = {"ch10-ex-bc": _bc_rubric}

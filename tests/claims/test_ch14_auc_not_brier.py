@@ -1,4 +1,4 @@
-"""Chapter 13, exercise ch13-ex-rate: a higher AUC does not guarantee a lower
+"""Chapter 14, exercise ch14-ex-rate: a higher AUC does not guarantee a lower
 Brier score once both classifiers are calibrated.
 
 The solution says that correcting B keeps its higher AUC but does not

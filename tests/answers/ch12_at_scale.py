@@ -1,4 +1,4 @@
-"""Chapter 11: the AUK beyond one machine."""
+"""Chapter 12: the AUK beyond one machine."""
 
 import numpy as np
 
@@ -18,14 +18,14 @@ def _bin_bounds(bins=((4, 1), (2, 5), (0, 8))):
 
 
 ANSWERS = {
-    "ch11-ex-bins": Answer(
+    "ch12-ex-bins": Answer(
         form="the pair (L, U)",
         reference=_bin_bounds,
         hint="the right-first path crosses bin j at the height t_{j-1} it "
              "enters with, the up-first path at the height t_j it leaves with; "
              "p is the share of positives among all twenty cases.",
         atol=1e-6),
-    "ch11-ex-start": Answer(
+    "ch12-ex-start": Answer(
         form="the pair (f, t)",
         reference=lambda: (64 / 195, 58 / 67),
         hint="sum the negatives and the positives of the ranges above the "
@@ -35,11 +35,11 @@ ANSWERS = {
 
 
 def start_variant(ranges):
-    """ch11-ex-start with the student's three ranges (positives, negatives)."""
+    """ch12-ex-start with the student's three ranges (positives, negatives)."""
     pos = [r[0] for r in ranges]
     neg = [r[1] for r in ranges]
     return sum(neg[:-1]) / sum(neg), sum(pos[:-1]) / sum(pos)
 
 
-VARIANTS = {"ch11-ex-start": start_variant, "ch11-ex-bins": _bin_bounds}
+VARIANTS = {"ch12-ex-start": start_variant, "ch12-ex-bins": _bin_bounds}
 

@@ -1,4 +1,4 @@
-"""Chapter 11 (the AUK beyond one machine): the general statements it makes."""
+"""Chapter 12 (the AUK beyond one machine): the general statements it makes."""
 
 import numpy as np
 import pytest
@@ -17,7 +17,7 @@ def _sync_scheduler():
         yield
 
 
-def test_ch11_kappa_increases_in_t_at_every_f():
+def test_ch12_kappa_increases_in_t_at_every_f():
     """d kappa / d t = 2 p n (n f + p (1 - f)) / D^2 > 0 on the unit square."""
     p, t, f = sp.symbols("p t f", positive=True)
     n = 1 - p
@@ -46,7 +46,7 @@ def _random_case(rng):
     return y, s
 
 
-def test_ch11_bounds_always_contain_the_exact_auk_random_search():
+def test_ch12_bounds_always_contain_the_exact_auk_random_search():
     rng = np.random.default_rng(20261123)
     for _ in range(300):
         y, s = _random_case(rng)
@@ -58,7 +58,7 @@ def test_ch11_bounds_always_contain_the_exact_auk_random_search():
         assert b.low <= auklib.auk_score(y, s) <= b.high
 
 
-def test_ch11_refining_the_bins_never_widens_the_bounds():
+def test_ch12_refining_the_bins_never_widens_the_bounds():
     """Halving every bin (nested bins) never widens the bounds."""
     rng = np.random.default_rng(5)
     for _ in range(40):
@@ -74,7 +74,7 @@ def test_ch11_refining_the_bins_never_widens_the_bounds():
             prev, prev_pad = b, pad
 
 
-def test_ch11_bins_with_one_class_add_no_width():
+def test_ch12_bins_with_one_class_add_no_width():
     """When no bin holds both classes the two bounds coincide (up to the pad)."""
     rng = np.random.default_rng(9)
     for _ in range(50):
