@@ -4,7 +4,9 @@ Most tests need no TeX: the static images given to plotly figures, the
 LaTeX form of tagged equations, the table layout, the folded code left out,
 the book's parts, the print versions of screen-only phrases, the
 bibliography's TeX, and the checks of checks/check_pdf.py on made-up input.
-The last ones check _build/pdf/book.pdf and _build/pdf/book-student.pdf
+Both editions' LaTeX source is written with Sphinx's LaTeX builder alone (no
+TeX) and passes check_pdf's source checks, a planted screen-only phrase
+found.  The last ones check _build/pdf/book.pdf and _build/pdf/book-student.pdf
 (checks/check_pdf.py, and no solution in the student PDF) and are skipped
 when a PDF has not been built (`make pdf` is not part of `make test`).
 """
