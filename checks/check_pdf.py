@@ -125,9 +125,21 @@ def folded_code(root=ROOT):
     hide-cell): those that no shown cell also has, whole or within a longer line
     ("from auklib import auc_confidence_interval" is the start of a line a
     shown cell prints: finding it proves nothing)."""
-    shown = "\n".join(shown_code(root))
+    shown = "\n".join(shown_code(root) + prose(root))
     return [line for line in _code_lines(root, lambda tags: bool(tags & FOLDED))
             if line not in shown]
+
+
+def prose(root=ROOT):
+    """The Markdown of the chapters and pages, whitespace collapsed and without
+    backticks: a line of code quoted there (an exercise gives the student
+    edition's reader ``rng = np.random.default_rng(7)``) is not folded code."""
+    texts = [open(p, encoding="utf-8").read()
+             for p in sorted(glob.glob(os.path.join(root, "chapters", "*.md")))]
+    for path in sorted(glob.glob(os.path.join(root, "chapters", "*.ipynb"))):
+        nb = json.load(open(path, encoding="utf-8"))
+        texts += ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return [" ".join(t.replace("`", "").split()) for t in texts]
 
 
 def page_count(pdf):
@@ -200,6 +212,12 @@ PYGZ = {"us": "_", "ob": "{", "cb": "}", "bs": "\\", "at": "@", "lb": "[", "rb":
         "lt": "<", "gt": ">", "ti": "~", "ca": "^", "cl": ":", "sc": ";", "ob ": "{"}
 
 
+# Sphinx's escapes of text characters (the braces kept apart from TeX's groups)
+TEX_ESCAPES = {"\\sphinxhyphen{}": "-", "\\textasciitilde{}": "~", "\\textbackslash{}": "\\",
+               "\\textasciicircum{}": "^", "\\_": "_", "\\#": "#", "\\%": "%", "\\&": "&",
+               "\\$": "$", "\\{": "\0", "\\}": "\1"}
+
+
 def tex_text(tex):
     """The running text of a LaTeX source, roughly as it prints: code blocks,
     comments, commands and braces removed, one paragraph a line."""
@@ -207,8 +225,11 @@ def tex_text(tex):
     body = re.sub(r"(?<!\\)%.*", "", body)
     body = re.sub(r"\\(begin|end)\{[^{}]*\}(\{[^{}]*\})?", " ", body)
     body = re.sub(r"\\(label|phantomsection|index|hyperref|sphinxstepscope)\b(\[[^\]]*\])?(\{[^{}]*\})?", " ", body)
+    for escaped, char in TEX_ESCAPES.items():
+        body = body.replace(escaped, char)
     body = re.sub(r"\\[A-Za-z@]+\*?", "", body)
     body = body.replace("{", "").replace("}", "").replace("~", " ")
+    body = body.replace("\0", "{").replace("\1", "}")
     return "\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", body) if p.strip())
 
 
