@@ -88,10 +88,18 @@ book: $(STAMP)
 	$(BIN)/python builders/build_book.py
 
 # The PDF editions: not part of `make test` (TeX is a large install and each
-# build takes minutes); tests/test_pdf.py checks a PDF that exists.  Run it
-# before `make book` (or `make student`) and the HTML pages link to the
-# instructor's PDF (or the student PDF) (builders/pdf_link.py).
-pdf: pdf-instructor pdf-student
+# build takes minutes); tests/test_pdf.py checks a PDF that exists, and (in
+# `make test`, no TeX needed) writes both editions' LaTeX source and runs the
+# source checks of checks/check_pdf.py on it.  Run it before `make book` (or
+# `make student`) and the HTML pages link to the instructor's PDF (or the
+# student PDF) (builders/pdf_link.py).  `make pdf` builds and checks both
+# editions even when the first fails, and fails if either does.
+pdf: $(STAMP) tex
+	@status=0; \
+	$(MAKE) --no-print-directory pdf-instructor || status=1; \
+	$(MAKE) --no-print-directory pdf-student || status=1; \
+	if [ $$status -ne 0 ]; then echo "make pdf: an edition failed its build or check (above)"; fi; \
+	exit $$status
 
 pdf-instructor: $(STAMP) tex
 	$(BIN)/python builders/build_pdf.py

@@ -103,8 +103,8 @@ def add_static_images(path):
     return added
 
 
-def stage(edition="instructor"):
-    folder = EDITIONS[edition][0]
+def stage(edition="instructor", folder=None):
+    folder = folder or EDITIONS[edition][0]
     if edition == "student":
         sys.path.insert(0, os.path.join(ROOT, "course"))
         from make_student import HTML_EXTENSIONS, stage_student_book
@@ -132,6 +132,29 @@ def stage(edition="instructor"):
         added += add_static_images(path)
     print(f"staged the {edition} edition in {os.path.relpath(folder, ROOT)}; "
           f"{added} plotly figure(s) given a static image")
+
+
+def latex_source(edition="instructor", plant=None):
+    """Stage the edition and write its LaTeX source only (Sphinx's LaTeX
+    builder, no TeX run): _build/pdf-src-tex/_build/latex/book.tex (or
+    _build/pdf-student-src-tex/...), for the checks
+    that need no TeX (checks/check_pdf.py, check_source; tests/test_pdf.py).
+
+    ``plant`` (a function of the staging folder) may change the staged pages
+    first: the tests plant a screen-only phrase the check must find.
+    Returns the path of book.tex (None if the build failed) and the log.
+    """
+    folder = EDITIONS[edition][0] + "-tex"     # the PDF's own build stays as it is
+    stage(edition, folder)
+    if plant is not None:
+        plant(folder)
+    shutil.rmtree(os.path.join(folder, "_build", "latex"), ignore_errors=True)
+    jb = os.path.join(os.path.dirname(sys.executable), "jupyter-book")
+    proc = subprocess.run([jb, "build", folder, "--builder", "latex", "--keep-going"],
+                          capture_output=True, text=True)
+    tex = os.path.join(folder, "_build", "latex", "book.tex")
+    log = proc.stdout + proc.stderr
+    return (tex if proc.returncode == 0 and os.path.exists(tex) else None), log
 
 
 def build(edition="instructor"):

@@ -2,6 +2,13 @@
 
     python checks/check_pdf.py                      # _build/pdf/book.pdf
     python checks/check_pdf.py --edition student    # _build/pdf/book-student.pdf
+    python checks/check_pdf.py --source [--edition student]   # no TeX: the LaTeX source
+
+``--source`` (run by tests/test_pdf.py in ``make test``) writes the edition's
+LaTeX source with Sphinx's LaTeX builder only (builders/build_pdf.py,
+latex_source) and checks what can be checked there: screen-only phrases, TeX
+printed as text, folded code, the parts and "Contents", and in the student
+edition no solution, rubric or link to the repository.  The PDF checks:
 
 * its page count is in a sane range;
 * it holds at least as many images as the chapters have figures (every
@@ -115,10 +122,24 @@ def shown_code(root=ROOT):
 
 def folded_code(root=ROOT):
     """Distinctive lines of the code cells the HTML folds away (tagged hide-input or
-    hide-cell): those that no shown cell also has."""
-    shown = set(shown_code(root))
+    hide-cell): those that no shown cell also has, whole or within a longer line
+    ("from auklib import auc_confidence_interval" is the start of a line a
+    shown cell prints: finding it proves nothing)."""
+    shown = "\n".join(shown_code(root) + prose(root))
     return [line for line in _code_lines(root, lambda tags: bool(tags & FOLDED))
             if line not in shown]
+
+
+def prose(root=ROOT):
+    """The Markdown of the chapters and pages, whitespace collapsed and without
+    backticks: a line of code quoted there (an exercise gives the student
+    edition's reader ``rng = np.random.default_rng(7)``) is not folded code."""
+    texts = [open(p, encoding="utf-8").read()
+             for p in sorted(glob.glob(os.path.join(root, "chapters", "*.md")))]
+    for path in sorted(glob.glob(os.path.join(root, "chapters", "*.ipynb"))):
+        nb = json.load(open(path, encoding="utf-8"))
+        texts += ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    return [" ".join(t.replace("`", "").split()) for t in texts]
 
 
 def page_count(pdf):
@@ -182,6 +203,105 @@ def literal_tex(tex):
     body = re.sub(r"\\begin\{sphinxVerbatim\}.*?\\end\{sphinxVerbatim\}", "", tex, flags=re.S)
     return [body[max(0, m.start() - 60):m.end() + 40].replace("\n", " ")
             for m in re.finditer(r"\\\$|\\textbackslash\{\}[A-Za-z]+", body)]
+
+
+VERBATIM = re.compile(r"\\begin\{sphinxVerbatim\}.*?\\end\{sphinxVerbatim\}", re.S)
+# Pygments' escapes in the LaTeX of code (\PYGZus{} is "_")
+PYGZ = {"us": "_", "ob": "{", "cb": "}", "bs": "\\", "at": "@", "lb": "[", "rb": "]",
+        "dq": '"', "sq": "'", "hy": "-", "sh": "#", "do": "$", "pc": "%", "am": "&",
+        "lt": "<", "gt": ">", "ti": "~", "ca": "^", "cl": ":", "sc": ";", "ob ": "{"}
+
+
+# Sphinx's escapes of text characters (the braces kept apart from TeX's groups)
+TEX_ESCAPES = {"\\sphinxhyphen{}": "-", "\\textasciitilde{}": "~", "\\textbackslash{}": "\\",
+               "\\textasciicircum{}": "^", "\\_": "_", "\\#": "#", "\\%": "%", "\\&": "&",
+               "\\$": "$", "\\{": "\0", "\\}": "\1"}
+
+
+def tex_text(tex):
+    """The running text of a LaTeX source, roughly as it prints: code blocks,
+    comments, commands and braces removed, one paragraph a line."""
+    body = VERBATIM.sub("\n\n", tex)
+    body = re.sub(r"(?<!\\)%.*", "", body)
+    body = re.sub(r"\\(begin|end)\{[^{}]*\}(\{[^{}]*\})?", " ", body)
+    body = re.sub(r"\\(label|phantomsection|index|hyperref|sphinxstepscope)\b(\[[^\]]*\])?(\{[^{}]*\})?", " ", body)
+    for escaped, char in TEX_ESCAPES.items():
+        body = body.replace(escaped, char)
+    body = re.sub(r"\\[A-Za-z@]+\*?", "", body)
+    body = body.replace("{", "").replace("}", "").replace("~", " ")
+    body = body.replace("\0", "{").replace("\1", "}")
+    return "\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", body) if p.strip())
+
+
+def tex_code(tex):
+    """The code blocks of a LaTeX source as text (Pygments' markup undone), one
+    paragraph: what found_lines searches for folded code."""
+    out = []
+    for block in VERBATIM.findall(tex):
+        block = re.sub(r"\\PYGZ([a-z]{2})\{\}", lambda m: PYGZ.get(m.group(1), ""), block)
+        block = re.sub(r"\\PYG\{[^{}]*\}", "", block)
+        block = re.sub(r"\\(begin|end)\{sphinxVerbatim\}(\[[^\]]*\])?", "", block)
+        out.append(block.replace("{", "").replace("}", ""))
+    return "\n".join(out)
+
+
+def folded_inputs(tex):
+    """Code inputs of cells tagged hide-input or hide-cell written into the LaTeX
+    (Sphinx writes each container's classes as sphinxuseclass environments)."""
+    found, stack = [], []
+    for m in re.finditer(r"\\(begin|end)\{sphinxuseclass\}(?:\{([^{}]*)\})?", tex):
+        if m.group(1) == "begin":
+            stack.append(m.group(2))
+            if m.group(2) == "cell_input" and {"tag_hide-input", "tag_hide-cell"} & set(stack):
+                found.append(tex[m.end():m.end() + 120].replace("\n", " "))
+        elif stack:
+            stack.pop()
+    return found
+
+
+def check_source(tex, edition="instructor", stage=None):
+    """The checks that need no TeX, on the LaTeX source Sphinx writes
+    (builders/build_pdf.py, latex_source): screen-only phrases, TeX printed as
+    text, folded code, the parts under "Contents", and in the student edition
+    no solution, rubric or link to the repository.  Returns the failures."""
+    stage = stage or stage_of(edition)
+    source = stage if os.path.isdir(os.path.join(stage, "chapters")) else ROOT
+    failures = []
+    text = tex_text(tex)
+    web = web_phrases(text)
+    if web:
+        failures.append("screen-only text in the LaTeX: "
+                        + " | ".join(f"{kind}: {line[:80]}" for kind, line in web[:10]))
+    literal = literal_tex(tex)
+    if literal:
+        failures.append("TeX printed as text: " + " | ".join(literal[:5]))
+    folded = folded_inputs(tex)
+    if folded:
+        failures.append(f"{len(folded)} folded cell input(s) in the LaTeX: " + " | ".join(folded[:5]))
+    printed = found_lines(folded_code(source), tex_code(tex) + "\n" + text)
+    if printed:
+        failures.append(f"{len(printed)} line(s) of folded code in the LaTeX: "
+                        + " | ".join(printed[:5]))
+    if "\\renewcommand{\\contentsname}{Contents}" not in tex:
+        failures.append("the contents are not headed Contents")
+    toc = os.path.join(stage, "_toc.yml")
+    if os.path.exists(toc):
+        with open(toc, encoding="utf-8") as fh:
+            parts = [p["caption"] for p in yaml.safe_load(fh).get("parts", []) if p.get("caption")]
+        for caption in parts:
+            if "\\part{%s}" % caption not in tex:
+                failures.append(f"no part {caption!r} in the LaTeX")
+    if edition == "student":
+        with open(os.path.join(ROOT, "_config.yml"), encoding="utf-8") as fh:
+            url = yaml.safe_load(fh)["repository"]["url"]
+        flat = " ".join(text.split())
+        for kind, pattern in INSTRUCTOR_ONLY.items():
+            m = pattern.search(flat)
+            if m:
+                failures.append(f"student LaTeX: {kind}: ...{flat[max(0, m.start() - 60):m.end() + 60]}...")
+        if url in tex:
+            failures.append(f"student LaTeX: a link to the repository {url}")
+    return failures
 
 
 def contents_problems(text, stage):
@@ -283,11 +403,34 @@ def check(pdf, log, edition="instructor", stage=None):
     return 1 if failures else 0
 
 
+def check_latex_only(edition="instructor"):
+    """Write the edition's LaTeX source (no TeX needed) and run check_source on it."""
+    sys.path.insert(0, os.path.join(ROOT, "builders"))
+    import build_pdf
+
+    tex, log = build_pdf.latex_source(edition)
+    if tex is None:
+        print(log[-3000:])
+        print(f"FAIL: the {edition} edition's LaTeX source was not written")
+        return 1
+    failures = check_source(open(tex, encoding="utf-8").read(), edition,
+                            os.path.dirname(os.path.dirname(os.path.dirname(tex))))
+    for f in failures:
+        print("FAIL: " + f)
+    if not failures:
+        print(f"{os.path.relpath(tex, ROOT)}: LaTeX source check OK")
+    return 1 if failures else 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("pdf", nargs="?", default=None)
     parser.add_argument("--edition", choices=sorted(EDITIONS), default="instructor")
+    parser.add_argument("--source", action="store_true",
+                        help="no TeX: write the LaTeX source only and check it")
     args = parser.parse_args(argv)
+    if args.source:
+        return check_latex_only(args.edition)
     name, folder = EDITIONS[args.edition]
     pdf = args.pdf or os.path.join(ROOT, "_build", "pdf", name)
     log = os.path.join(ROOT, "_build", folder, "_build", "latex", "book.log")

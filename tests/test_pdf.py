@@ -4,7 +4,9 @@ Most tests need no TeX: the static images given to plotly figures, the
 LaTeX form of tagged equations, the table layout, the folded code left out,
 the book's parts, the print versions of screen-only phrases, the
 bibliography's TeX, and the checks of checks/check_pdf.py on made-up input.
-The last ones check _build/pdf/book.pdf and _build/pdf/book-student.pdf
+Both editions' LaTeX source is written with Sphinx's LaTeX builder alone (no
+TeX) and passes check_pdf's source checks, a planted screen-only phrase
+found.  The last ones check _build/pdf/book.pdf and _build/pdf/book-student.pdf
 (checks/check_pdf.py, and no solution in the student PDF) and are skipped
 when a PDF has not been built (`make pdf` is not part of `make test`).
 """
@@ -376,3 +378,57 @@ def test_student_pdf_holds_no_solution():
     assert searched >= 40
     instructor = normalise(check_pdf.pdf_text(built("instructor"), layout=False))
     assert "Solution to Exercise" in instructor and "Solution to Exercise" not in text
+
+
+# -- the LaTeX source of both editions, checked without TeX (make test) -------------------
+PLANTED = "A planted line: hover over it."
+
+
+def plant_screen_phrases(stage):
+    """A screen-only phrase in a staged page, and a {web}/{print} pair beside it."""
+    page = os.path.join(stage, "chapters", "notation.md")
+    with open(page, "a", encoding="utf-8") as fh:
+        fh.write(f"\n\n{PLANTED}\n\n"
+                 "{web}`Plantedweb: hover over the line.`{print}`Plantedprint: the line.`\n")
+
+
+@pytest.mark.parametrize("edition", sorted(check_pdf.EDITIONS))
+def test_pdf_latex_source_has_no_screen_text_tex_or_folded_code(edition):
+    """Sphinx's LaTeX builder only (no TeX): the edition's book.tex passes the
+    source checks of checks/check_pdf.py, except for the one screen-only phrase
+    planted in a staged page, which the check must find; the planted {web}
+    phrase gives way to its {print} version."""
+    tex_path, log = build_pdf.latex_source(edition, plant=plant_screen_phrases)
+    assert tex_path is not None, log[-3000:]
+    tex = open(tex_path, encoding="utf-8").read()
+    stage = os.path.dirname(os.path.dirname(os.path.dirname(tex_path)))
+    failures = check_pdf.check_source(tex, edition, stage)
+    assert len(failures) == 1 and failures[0].startswith("screen-only text"), failures
+    assert PLANTED in failures[0] and failures[0].count("hover:") == 1, failures
+    text = check_pdf.tex_text(tex)
+    assert "Plantedprint: the line." in text and "Plantedweb" not in text
+    # the checks searched the book: its code is in the source, its parts are
+    assert len(check_pdf.found_lines(check_pdf.shown_code(stage), check_pdf.tex_code(tex))) \
+        >= len(check_pdf.shown_code(stage)) // 2
+
+
+def test_pdf_source_checks_find_folded_code_and_instructor_pages():
+    tex = "\n".join([
+        r"\renewcommand{\contentsname}{Contents}",
+        r"\begin{sphinxuseclass}{cell}\begin{sphinxuseclass}{tag_hide-input}",
+        r"\begin{sphinxuseclass}{cell_input}",
+        r"\begin{sphinxVerbatim}[commandchars=\\\{\}]",
+        r"\PYG{n}{fig}\PYG{p}{,} \PYG{n}{ax} \PYG{o}{=} \PYG{n}{plt}\PYG{o}{.}\PYG{n}{subplots}\PYG{p}{(}\PYG{p}{)}",
+        r"\end{sphinxVerbatim}",
+        r"\end{sphinxuseclass}\end{sphinxuseclass}\end{sphinxuseclass}",
+        r"\begin{sphinxuseclass}{cell}\begin{sphinxuseclass}{cell_input}",
+        r"\end{sphinxuseclass}\end{sphinxuseclass}",
+        "",
+        r"\sphinxstylestrong{Solution to Exercise 1.1} The answer.",
+    ])
+    assert len(check_pdf.folded_inputs(tex)) == 1
+    assert "fig, ax = plt.subplots()" in check_pdf.tex_code(tex)
+    student = check_pdf.check_source(tex, "student", str(ROOT))
+    assert any("folded cell input" in f for f in student)
+    assert any("student LaTeX: solution" in f for f in student)
+    assert not any("solution" in f for f in check_pdf.check_source(tex, "instructor", str(ROOT)))

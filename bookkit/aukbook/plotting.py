@@ -465,8 +465,8 @@ def iso_kappa_explorer(prevalences, separation=1.5, *, levels=(0.1, 0.2, 0.3, 0.
     parallel).  The kappa-optimal point is where such a line touches the ROC
     curve.  Each step draws the grey iso-kappa lines for ``levels`` from the
     pivot (or the edge of the view) to where they leave the unit square, each
-    labelled there with its kappa where the labels do not overlap (hovering
-    over a line shows its kappa too); the tangent line in orange and the
+    labelled there with its kappa where the labels do not overlap (and every
+    line carries its kappa as its tooltip); the tangent line in orange and the
     optimal point, labelled with the maximum kappa; and the pivot, or a note
     on where it lies when it falls outside the view.  The axes are fixed, so
     the ROC square keeps its size while the pivot moves.
