@@ -128,6 +128,17 @@ PHRASES = {
     "ch8-ex-threshold": [
         "<<kappa>> at the best threshold (<<book;>>self-check)",
     ],
+    "ch9-ex-misses": [
+        "the number of intervals times the miss rate, <<mean>> of <<n_sets>><<book>>",
+        "about <<share>> (<<book;>>self-check)",
+        "the observed coverage, <<observed>> with <<k>> of <<n_sets>> missing<<book>>, "
+        "set against its Monte Carlo standard error (about <<mcse>>): a correct rule "
+        "does this in about <<share>> of batches",
+    ],
+    "ch9-ex-swap": [
+        "(<<book;>>AUCs <<auc_a>> and <<auc_b>>, difference <<diff>>; self-check)",
+        "(<<book;>><<count>> of 64; self-check)",
+    ],
     "ch10-ex-bc": [
         "$z_0 = \\Phi^{-1}(<<share>>)$; levels $\\Phi(2z_0 \\mp <<z>>)$, about <<low>> "
         "and <<high>> (<<book;>>self-check)",

@@ -346,9 +346,17 @@ def test_narrow_check_reports_a_figure_shrunk_below_readable_text(browser, tmp_p
     problems = check_narrow(browser, "fig.html", None, redraw=0)
     assert any("below the 640 px" in p for p in problems), problems
     fix = open(os.path.join(ROOT, "_static", "a11y.css"), encoding="utf-8").read()
-    browser.visit("file://" + page(tmp_path, "fig-ok.html", head=f"<style>{fix}</style>",
+    browser.visit("file://" + page(tmp_path, "fig-scrolls.html", head=f"<style>{fix}</style>",
+                                   body=img))
+    # kept readable, the figure scrolls sideways: without the cue that is a problem
+    assert [p for p in check_narrow(browser, "fig-scrolls.html", None, redraw=0)
+            if "scrolls sideways with no cue" in p], "a scrolling figure without a cue passed"
+    cue = open(os.path.join(ROOT, "_static", "scroll-cue.js"), encoding="utf-8").read()
+    browser.visit("file://" + page(tmp_path, "fig-ok.html",
+                                   head=f"<style>{fix}</style><script>{cue}</script>",
                                    body=img))
     assert check_narrow(browser, "fig-ok.html", None, redraw=0) == []
+    assert browser.evaluate("document.querySelectorAll('.aukbook-scroll-hint').length") == 1
 
 
 def test_readable_width_keeps_ten_point_text_at_nine_pixels(tmp_path):

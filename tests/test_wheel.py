@@ -29,7 +29,8 @@ from packaging.utils import canonicalize_name
 from trove_classifiers import classifiers as TROVE
 
 import auklib
-from test_library_readme import code_blocks, pyproject, readme_text, repository
+from test_library_readme import (code_blocks, published_book, pyproject, readme_text,
+                                 repository)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 UV = shutil.which("uv", path=os.path.dirname(sys.executable)) or shutil.which("uv")
@@ -105,7 +106,10 @@ def test_metadata_is_valid_and_says_what_the_library_is(dists):
     for req in meta.requires_dist:             # lower bounds, never exact pins
         assert [s.operator for s in req.specifier] == [">="], req
     url, _branch = repository()
-    assert meta.project_urls and all(u.startswith(url) for u in meta.project_urls.values())
+    book = published_book()                          # the published book
+    assert meta.project_urls and all(u.startswith((url, book))
+                                     for u in meta.project_urls.values())
+    assert meta.project_urls["Documentation"].startswith(book)
     # the sdist says the same
     base = os.path.basename(sdist).removesuffix(".tar.gz")
     with tarfile.open(sdist) as tf:

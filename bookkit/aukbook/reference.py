@@ -273,8 +273,9 @@ for _reference, _auklib, _quantity, _method, _attribute in [
 
 
 # ------------------------------------------------------------ vcd, psych
-def _kappa_interval(case):
-    return _quiet(auklib.kappa_confidence_interval, case.data["y"], _pred(case))
+def _kappa_interval(case, method="fisher-z"):
+    return _quiet(auklib.kappa_confidence_interval, case.data["y"], _pred(case),
+                  method=method)
 
 
 @_compare("vcd", 'Kappa(table)$Unweighted["value"]', "kappa_confidence_interval(y, d).estimate")
@@ -302,7 +303,7 @@ def _(case):
 @_compare("psych", 'cohen.kappa(table)$confid["unweighted kappa", c("lower", "upper")]',
           'kappa_confidence_interval(y, d, method="wald").low, .high')
 def _(case):
-    res = _kappa_interval(case)
+    res = _kappa_interval(case, method="wald")    # psych's interval is Wald's
     return case.ref["psych"][case.scorer]["kappa_confid"], [res.low, res.high]
 
 

@@ -297,7 +297,11 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
             lines += [f"  !! {s}: {e}" for e in events]
     # every student of this run whose row in grades.csv needs attention, with
     # the row's own reason: the report and the table say the same
-    attention = {s: rows[s]["attention_reason"] or "(no reason given)" for s in sorted(this_run)
+    # (and every student collection flagged: a file named for another student,
+    # an upload not unpacked, whether or not anything of theirs was graded)
+    flagged_collect = {s for s, r in collect.get("attention", {}).items() if r}
+    scope = this_run | (set() if only else flagged_collect)
+    attention = {s: rows[s]["attention_reason"] or "(no reason given)" for s in sorted(scope)
                  if s in rows and rows[s].get("needs_attention") == "yes"}
     no_row = sorted(s for s in this_run if s not in rows)
     if attention:
@@ -308,11 +312,12 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
     if no_row and not failed:
         lines.append("")
         lines.append(f"NO ROW IN grades.csv ({len(no_row)}): " + ", ".join(no_row))
-    flagged = {s: r for s, r in collect.get("attention", {}).items() if r}
+    flagged = {s: r for s, r in collect.get("attention", {}).items()
+               if r and s not in rows and not only}
     if flagged:
         lines.append("")
-        lines.append(f"COLLECTION NEEDS ATTENTION ({_n(len(flagged), 'student')}): flagged "
-                     "in the grade table")
+        lines.append(f"COLLECTION FLAGS WITHOUT A ROW ({_n(len(flagged), 'student')}): "
+                     "not on the roster, so not in the grade table")
         for s, events in sorted(flagged.items()):
             lines += [f"  !! {s}: {e}" for e in events]
     absent = sorted(set(only) - this_run)

@@ -1,10 +1,7 @@
-"""Chapter 10 (new): uncertainty, by simulation.
-
-The exercise labels start ``ch9-`` until the chapters after it are
-renumbered; the chapter's own number is read from its notebook's name.
-"""
+"""Chapter 9: uncertainty, by simulation."""
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 from scipy.stats import binom
@@ -87,3 +84,26 @@ ANSWERS = {
 
 VARIANTS = {"ch9-ex-positives": positives_variant, "ch9-ex-misses": misses_variant,
             "ch9-ex-swap": swap_variant}
+
+
+def _fraction(x):
+    """An AUC of three positive and three negative cases (a multiple of 1/18)."""
+    return str(Fraction(round(x * 18), 18))
+
+
+def _misses_rubric(n_sets, k, coverage):
+    return {"mean": f"{n_sets * (1 - coverage):g}", "n_sets": str(n_sets), "k": str(k),
+            "share": f"{misses_variant(n_sets, k, coverage):.3f}",
+            "observed": f"{1 - k / n_sets:.3f}",
+            "mcse": f"{np.sqrt(coverage * (1 - coverage) / n_sets):.3f}"}
+
+
+def _swap_rubric(pos_a, pos_b, neg_a, neg_b):
+    diff, p = swap_variant(pos_a, pos_b, neg_a, neg_b)
+    auc_a = _auc_rows(np.array([pos_a]), np.array([neg_a]))[0]
+    auc_b = _auc_rows(np.array([pos_b]), np.array([neg_b]))[0]
+    return {"auc_a": _fraction(auc_a), "auc_b": _fraction(auc_b), "diff": _fraction(diff),
+            "count": str(round(p * 64))}
+
+
+RUBRIC_VALUES = {"ch9-ex-misses": _misses_rubric, "ch9-ex-swap": _swap_rubric}
