@@ -6,19 +6,28 @@
    fits.  jupyter-book adds every script of _static/ to every page. */
 (function () {
   "use strict";
-  var SELECTOR = ".bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html";
+  var SELECTOR = ".bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html, " +
+                 ".bd-article div.math > mjx-container";
   var HINT = "aukbook-scroll-hint";
+
+  // the line goes before the box, or before a display equation's div.math
+  // (the equation scrolls inside its MathJax container)
+  function anchorOf(box) {
+    return box.tagName.toLowerCase() === "mjx-container" ? box.parentElement : box;
+  }
 
   function mark(box) {
     var wide = box.scrollWidth > box.clientWidth + 1;
-    var hint = box.previousElementSibling;
+    var anchor = anchorOf(box);
+    var hint = anchor.previousElementSibling;
     var has = hint && hint.classList.contains(HINT);
     if (wide && !has) {
       hint = document.createElement("p");
       hint.className = HINT;
       hint.textContent = "Wider than the screen: scroll sideways \u2192";
-      box.parentNode.insertBefore(hint, box);
+      anchor.parentNode.insertBefore(hint, anchor);
       box.classList.add("aukbook-scrolls");
+      if (box !== anchor) return;       // MathJax keeps its own focus and labels
       box.setAttribute("tabindex", "0");
       if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
         box.setAttribute("aria-label", "wide content, scrolls sideways");
@@ -27,6 +36,7 @@
     } else if (!wide && has) {
       hint.remove();
       box.classList.remove("aukbook-scrolls");
+      if (box !== anchor) return;
       if (box.getAttribute("aria-label") === "wide content, scrolls sideways") {
         box.removeAttribute("aria-label");
         box.removeAttribute("role");

@@ -295,10 +295,12 @@ CUT_OFF = r"""(() => {
   }
   // a box that scrolls sideways says so (_static/scroll-cue.js)
   if (window.aukbookScrollCue) window.aukbookScrollCue();
-  document.querySelectorAll('.bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html')
+  document.querySelectorAll('.bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html, '
+                            + '.bd-article div.math > mjx-container')
     .forEach((box, i) => {
       if (box.scrollWidth <= box.clientWidth + 1 || !box.getBoundingClientRect().width) return;
-      const hint = box.previousElementSibling;
+      const hint = (box.tagName.toLowerCase() === 'mjx-container' ? box.parentElement : box)
+        .previousElementSibling;
       if (!(hint && hint.classList.contains('aukbook-scroll-hint')))
         out.push(`a ${box.tagName.toLowerCase()}.${box.className.split(' ')[0]} (in ${near(box)}) scrolls sideways with no cue`);
     });
