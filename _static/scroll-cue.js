@@ -9,6 +9,8 @@
   var SELECTOR = ".bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html, " +
                  ".bd-article div.math > mjx-container";
   var HINT = "aukbook-scroll-hint";
+  var LABEL = "wide content";
+  var count = 0;
 
   // the line goes before the box, or before a display equation's div.math
   // (the equation scrolls inside its MathJax container)
@@ -30,14 +32,16 @@
       if (box !== anchor) return;       // MathJax keeps its own focus and labels
       box.setAttribute("tabindex", "0");
       if (!box.hasAttribute("aria-label") && !box.hasAttribute("aria-labelledby")) {
-        box.setAttribute("aria-label", "wide content, scrolls sideways");
+        // each region its own name (axe's landmark-unique)
+        count += 1;
+        box.setAttribute("aria-label", LABEL + " " + count + ", scrolls sideways");
         box.setAttribute("role", "region");
       }
     } else if (!wide && has) {
       hint.remove();
       box.classList.remove("aukbook-scrolls");
       if (box !== anchor) return;
-      if (box.getAttribute("aria-label") === "wide content, scrolls sideways") {
+      if ((box.getAttribute("aria-label") || "").indexOf(LABEL + " ") === 0) {
         box.removeAttribute("aria-label");
         box.removeAttribute("role");
       }

@@ -65,7 +65,9 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 FAIL_IMPACTS = ("critical", "serious", "moderate")
 NARROW = (390, 844)   # a phone (CSS px): a real 390 px viewport, as the DevTools set it
 
-EXTERNAL = re.compile(r'<(?:script|link|img)[^>]+(?:src|href)="(?:https?:)?//[^"]+"', re.I)
+# (a <link rel="canonical"> names the published page's address; nothing loads it)
+EXTERNAL = re.compile(r'<(?:script|link(?![^>]*rel="canonical")|img)[^>]+(?:src|href)="(?:https?:)?//[^"]+"',
+                      re.I)
 CORE_KINDS = ("Document", "Script", "Stylesheet")
 MATHJAX_MAX_MB = 3.0
 
