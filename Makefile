@@ -65,13 +65,19 @@ help:
 # written when a module is first imported, so only the modules the book and
 # the tests use are compiled; this machine sets PYTHONDONTWRITEBYTECODE=1,
 # which would make every process compile its imports from source again, so
-# make turns it off for what it runs.
+# make turns it off for what it runs.  requirements.txt pins the complete
+# set, so it is installed as it is (--no-deps): resolving it again would add
+# rfc3987-syntax, which jsonschema's "format-nongpl" extra (required by
+# jupyter-events) names and which compiles about 35 Earley parsers whenever
+# jsonschema is imported -- 2.3 s of CPU in every process that reads a
+# notebook (each nbgrader step, each sandboxed run, each test worker); no
+# schema read here has an IRI format (tests/test_setup.py checks it stays out).
 UV_VERSION := 0.13.9
 export PYTHONDONTWRITEBYTECODE :=
 $(STAMP): requirements.txt pyproject.toml bookkit/pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -r requirements.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation -e . -e bookkit
 	touch $(STAMP)
 

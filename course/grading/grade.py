@@ -459,6 +459,7 @@ def main(argv=None):
                 print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)"
                                                     if step[0] == "autograde" else ""),
                       flush=True)
+                began = time.monotonic()
                 if step[0] == "autograde":
                     print("  time limits: " + time_limits(course, aid), flush=True)
                     rc, broken = autograde(course, aid, args.force, jobs, log, only)
@@ -472,6 +473,7 @@ def main(argv=None):
                     # collected into submitted/: what was unpacked goes, whatever happened
                     shutil.rmtree(downloaded, ignore_errors=True)
                     sanitize.sanitize_submitted(course, aid, log)   # what a student wrote is data
+                print(f"  ({step[0]}: {time.monotonic() - began:.0f} s)", flush=True)
                 if rc != 0:
                     failed.append(step[0])
         finally:
