@@ -821,3 +821,19 @@ def test_grade_files_per_assignment_and_for_canvas(tmp_path):
     assert canvas[1][0].strip() == "Points Possible" and canvas[1][-1] == "12"
     assert canvas[2] == ["Doe, Jane van", "55501", "s001", "", "", "9"]
     assert [r[-1] for r in canvas[3:]] == ["", "", ""]
+
+
+@pytest.mark.parametrize("n,jobs", [(1, 2), (3, 2), (15, 2), (16, 2), (200, 2), (61, 4), (7, 1)])
+def test_graders_take_small_batches_so_a_slow_notebook_holds_up_few(n, jobs):
+    """make grade's graders take the next batch of students when they finish
+    one (grade.batches): every student once, in order, in about four batches
+    per grader (so one notebook that runs to its time limit delays at most a
+    batch's worth of classmates on its grader while the others go on)."""
+    import grade
+
+    students = [f"s{i:03d}" for i in range(n)]
+    cut = grade.batches(students, jobs)
+    assert [s for b in cut for s in b] == students
+    assert all(b for b in cut)
+    assert len(cut) == min(n, 4 * jobs) or len(cut) >= 4 * jobs - 1
+    assert max(map(len, cut)) - min(map(len, cut)) <= max(map(len, cut)) // 2 + 1

@@ -112,12 +112,24 @@ def nbgrader(course, args, log):
     return _relay(_start(course, args), log)
 
 
+def batches(students, jobs):
+    """``students`` cut into batches for ``jobs`` graders that take the next
+    batch as soon as they finish one: about four batches a grader, so that a
+    notebook that runs to its time limit holds up only its own batch's
+    neighbours while the other graders work through the rest (each batch is
+    one nbgrader process, about 2 s of CPU to start)."""
+    size = max(1, -(-len(students) // (4 * jobs)))
+    return [students[i:i + size] for i in range(0, len(students), size)]
+
+
 def autograde(course, aid, force, jobs, log, only=None):
-    """``nbgrader autograde`` in ``jobs`` processes, each with its share of the
-    students (the others excluded) and its own sandbox user id, leased for
-    this run (sandbox.UidLease): a second grader on the machine leases others.
-    ``only``: these students alone, graded afresh (their hand marks kept).
-    Returns the exit status and {student: why nbgrader failed on them}."""
+    """``nbgrader autograde`` in ``jobs`` graders side by side, each with its
+    own sandbox user id, leased for this run (sandbox.UidLease): a second
+    grader on the machine leases others.  The students are cut into batches
+    (``batches``); a grader runs one nbgrader process per batch (the others
+    excluded) and then takes the next.  ``only``: these students alone,
+    graded afresh (their hand marks kept).  Returns the exit status and
+    {student: why nbgrader failed on them}."""
     import threading
     submitted = os.path.join(course, "submitted")
     everyone = sorted(s for s in os.listdir(submitted)
@@ -127,21 +139,31 @@ def autograde(course, aid, force, jobs, log, only=None):
     if not students:
         return 0, {}
     jobs = max(1, min(jobs, len(students)))
-    groups = [students[i::jobs] for i in range(jobs)]
+    todo = batches(students, jobs)
     lease = sandbox.UidLease(jobs) if sandbox.needs_uids() else None
     lock = threading.Lock()
-    procs, lines = [], []
-    try:
-        for slot, group in enumerate(groups):
+    codes, lines = [], []
+
+    def grader(slot):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                group = todo.pop(0)
             others = sorted(set(everyone) - set(group))
             args = ["autograde", aid, f"--SandboxedExecute.slot={slot}"]
             if others:
                 args.append("--CourseDirectory.student_id_exclude=" + ",".join(others))
             if force or only:
                 args.append("--force")
-            log.write(f"\n$ nbgrader {' '.join(args[:3])} ({len(group)} students)\n")
-            procs.append(_start(course, args, lease))
-        threads = [threading.Thread(target=_relay, args=(p, log, lock, lines)) for p in procs]
+            with lock:
+                log.write(f"\n$ nbgrader {' '.join(args[:3])} ({', '.join(group)})\n")
+            code = _relay(_start(course, args, lease), log, lock, lines)
+            with lock:
+                codes.append(code)
+
+    try:
+        threads = [threading.Thread(target=grader, args=(slot,)) for slot in range(jobs)]
         for t in threads:
             t.start()
         for t in threads:
@@ -149,7 +171,7 @@ def autograde(course, aid, force, jobs, log, only=None):
     finally:
         if lease is not None:
             lease.release()
-    return max((p.returncode for p in procs), default=0), failures(lines, aid)
+    return max(codes, default=0), failures(lines, aid)
 
 
 def failures(lines, aid):
