@@ -121,10 +121,13 @@ tex:
 # The student HTML edition is built (into _build/student-html) and searched
 # for solutions by tests/test_student_html.py (in test-lib); check-editions
 # then opens every page of both editions (three browsers share the pages).
-# The HTML build runs beside nbval, whose two workers leave gaps; the page
-# check needs both books, so it comes last.
-test: system test-lib
-	$(MAKE) --no-print-directory -j2 test-notebooks book
+# The library tests, nbval and the HTML build run side by side: each of them
+# alone leaves a core idle for long stretches (sandboxed notebooks that wait
+# for their time limit, a pytest worker with one long test left, Sphinx's
+# serial writing), so three streams keep both cores busy.  The page check
+# needs both books, so it comes last.
+test: system $(STAMP) $(NPM_STAMP)
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-lib test-notebooks book
 	$(MAKE) --no-print-directory check-editions
 
 # Two pytest workers share the two cores, so every process computes on one

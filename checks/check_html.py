@@ -503,6 +503,18 @@ def check_books(html_dirs, args, a11y, summary, browsers):
                           page_report(b, d, p, k, args, a11y, summary, f)))
         tasks.append((i, len(pages), lambda b, d=html_dir, f=i == 0:
                       book_report(b, d, a11y, summary, f)))
+    # the heaviest pages first (the size of a page's HTML, figures and
+    # explorers included, stands for its cost; the first book's count twice,
+    # as they also get the contrast and 390 px checks), so that no long page starts
+    # last while the other browsers have nothing left to do
+    def cost(task):
+        book, slot, _ = task
+        pages = edition_pages(html_dirs[book]) if os.path.isdir(html_dirs[book]) else []
+        # the first book's pages also get the contrast and 390 px checks
+        return (2 if book == 0 else 1) * (os.path.getsize(pages[slot])
+                                           if slot < len(pages) else 0)
+
+    tasks.sort(key=cost, reverse=True)
     queue, lock, results = list(reversed(tasks)), threading.Lock(), {}
 
     def work(b):

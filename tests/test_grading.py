@@ -261,7 +261,11 @@ FORGED_STATUS = [
     b'{"stopped_cell": 1e300}', b'{"cells": "many", "ran": -1}', b'[1, 2, 3]', b'"text"',
     b'{"invalid_outputs": "x"}', b'{"invalid_outputs": -1}',
     b'null', b'{not json', b'\xff\xfe', b'{"interrupted": [' + b'1, ' * 20000 + b'1]}',
-    b'{"stopped": {"x": 1}, "stopped_cell": [1], "interrupted": {"a": 1}}']
+    b'{"stopped": {"x": 1}, "stopped_cell": [1], "interrupted": {"a": 1}}',
+    # a reason of the student's own, in place of the runner's few
+    b'{"stopped": "![t](http://127.0.0.1:47999/st.png) =HYPERLINK(\\"x\\")"}',
+    b'{"stopped": "the run failed (<img src=x onerror=alert(1)>)"}',
+    b'{"stopped": "the kernel died"}']
 
 
 @pytest.mark.parametrize("raw", FORGED_STATUS)
@@ -276,18 +280,24 @@ def test_a_forged_status_file_is_reported_and_never_crashes_the_grader(raw):
     assert isinstance(status.get("interrupted", []), list)
     assert all(isinstance(i, int) and i >= 0 for i in status.get("interrupted", []))
     assert isinstance(status.get("stopped") or "", str)
+    assert status.get("stopped") in (None,) + nbgrader_plugins.RUNNER_STOPS
     assert status.get("stopped_cell") is None or isinstance(status["stopped_cell"], int)
 
 
 def test_the_runners_own_status_file_is_read_as_it_is():
-    raw = json.dumps({"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
+    raw = json.dumps({"cells": 12, "ran": 5,
+                      "stopped": "the kernel died (the process exited or was killed)",
                       "stopped_cell": 4, "interrupted": [2, 2, 1],
                       "invalid_outputs": 3}).encode()
     status, problem = nbgrader_plugins._runner_status(raw)
     assert problem == ""
-    assert status == {"cells": 12, "ran": 5, "stopped": "the kernel died (...)",
+    assert status == {"cells": 12, "ran": 5,
+                      "stopped": "the kernel died (the process exited or was killed)",
                       "stopped_cell": 4, "interrupted": [1, 2], "invalid_outputs": 3}
     assert nbgrader_plugins._runner_status(None) == ({}, "no status file")
+    for stop in ("kept running after an interrupt", "the run failed (CellExecutionError)"):
+        assert nbgrader_plugins._runner_status(json.dumps({"stopped": stop}).encode()) == \
+            ({"stopped": stop, "interrupted": []}, "")
 
 
 @pytest.mark.parametrize("count,kept", [(-100, None), (-1, None), (True, None), ("3", None),

@@ -29,6 +29,7 @@ import dataclasses
 import datetime
 import json
 import os
+import re
 import shutil
 import stat
 import tarfile
@@ -45,11 +46,12 @@ from nbgrader.plugins import ExportPlugin, ExtractorPlugin, FileNameCollectorPlu
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
 try:                                     # imported by nbgrader as grading.nbgrader_plugins
-    from . import judge, lms, sandbox
+    from . import judge, lms, sandbox, sanitize
 except ImportError:                      # or as a script's neighbour
     import judge
     import lms
     import sandbox
+    import sanitize
 
 from aukbook.checks import CHECKS
 
@@ -218,6 +220,11 @@ def _stage_inputs(src, inbox, limit=256 << 20):
             shutil.copyfile(path, dest, follow_symlinks=False)
 
 
+# the reasons inside/runner.py gives for a run that stopped early
+RUNNER_STOPS = ("kept running after an interrupt",
+                "the kernel died (the process exited or was killed)")
+
+
 def _runner_status(raw):
     """``status.json`` as the runner writes it, or ({}, why not).  The file is
     written beside the student's code, which can replace it with anything:
@@ -241,10 +248,13 @@ def _runner_status(raw):
         elif name in data:
             out[name] = data[name]
     stopped = data.get("stopped")
-    if stopped is not None and not isinstance(stopped, str):
+    # only what the runner writes (inside/runner.py): a student's own text
+    # never becomes the reason in grades.csv and the report
+    if stopped is not None and not (isinstance(stopped, str) and (
+            stopped in RUNNER_STOPS or re.fullmatch(r"the run failed \(\w{1,60}\)", stopped))):
         bad.append("stopped")
     elif stopped:
-        out["stopped"] = stopped[:200]
+        out["stopped"] = stopped
     where = data.get("stopped_cell")
     if where is not None and not count(where):
         bad.append("stopped_cell")
@@ -527,6 +537,8 @@ class SandboxedExecute(NbGraderPreprocessor):
             where = runner.get("stopped_cell")
             if where is not None and where < len(nb.cells):
                 first = (nb.cells[where].source.strip().splitlines() or [""])[0][:60]
+                # the student's line, as plain printable text without backticks
+                first = sanitize.printable(first).replace("`", "'")
                 stopped = f"{stopped}, in the cell that begins `{first}`"
             if "interrupt" in stopped:
                 stopped += (f" (a cell may run {limits.cell_wall:.0f} s, "
