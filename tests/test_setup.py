@@ -87,3 +87,16 @@ def test_reading_a_notebook_compiles_no_iri_grammar():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert proc.stdout.strip() == "[]", proc.stdout
+
+
+def test_the_installed_pins_satisfy_every_requirement():
+    """Installed without resolving (--no-deps), the pins must still be a
+    complete set: uv's check finds no missing or conflicting requirement."""
+    import sys
+
+    uv = os.path.join(os.path.dirname(sys.executable), "uv")
+    if not os.path.exists(uv):
+        pytest.skip("uv is not in this environment (make installs it into .venv)")
+    proc = subprocess.run([uv, "pip", "check", "--python", sys.executable],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
