@@ -7,7 +7,8 @@
 (function () {
   "use strict";
   var SELECTOR = ".bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html, " +
-                 ".bd-article div.math > mjx-container";
+                 ".bd-article div.math > mjx-container, .bd-article .pst-scrollable-table-container, " +
+                 ".bd-article table.indextable";
   var HINT = "aukbook-scroll-hint";
   var LABEL = "wide content";
   var count = 0;

@@ -188,11 +188,13 @@ class Browser:
             time.sleep(0.1)
         return False
 
-    def set_viewport(self, width, height):
-        """Resize the viewport (CSS pixels); later screenshots use the new size."""
+    def set_viewport(self, width, height, mobile=False, scale=1):
+        """Resize the viewport (CSS pixels); later screenshots use the new size.
+        ``mobile`` and ``scale`` emulate a phone (its meta viewport, its
+        device pixel ratio), as a reader's phone lays the page out."""
         self.width, self.height = width, height
         self.call("Emulation.setDeviceMetricsOverride", session=True, width=width,
-                  height=height, deviceScaleFactor=1, mobile=False)
+                  height=height, deviceScaleFactor=scale, mobile=mobile)
         self.evaluate("window.dispatchEvent(new Event('resize')), 1")
 
     def press(self, key):

@@ -289,6 +289,15 @@ CUT_OFF = r"""(() => {
       if (start > 1 || end > 1)
         out.push(`${kind} ${i + 1} (in ${near(e)}): ` + [start > 1 ? `${Math.round(start)} px of its start` : '',
           end > 1 ? `${Math.round(end)} px of its end` : ''].filter(Boolean).join(' and ') + ' cannot be reached');
+      // an inline formula wider than the screen hides its end unless the
+      // reader thinks of swiping the formula itself: it must fit (or be displayed)
+      if (kind === 'inline formula') {
+        const box = e.closest('span.math') || e.parentElement;
+        const w = part(e).getBoundingClientRect().width;
+        if (w > box.getBoundingClientRect().width + 2)
+          out.push(`inline formula ${i + 1} (in ${near(e)}) is ${Math.round(w)} px wide, wider than ` +
+                   `the screen: display it or break it (${(e.getAttribute('aria-label') || '').slice(0, 60)})`);
+      }
       const min = kind === 'figure' && parseFloat(e.style.minWidth);
       if (min && e.getBoundingClientRect().width < min - 1)
         out.push(`figure ${i + 1} (in ${near(e)}) is shrunk to ${Math.round(e.getBoundingClientRect().width)} px, ` +
@@ -297,15 +306,23 @@ CUT_OFF = r"""(() => {
   }
   // a box that scrolls sideways says so (_static/scroll-cue.js)
   if (window.aukbookScrollCue) window.aukbookScrollCue();
-  document.querySelectorAll('.bd-article figure, .bd-article .cell_output, .bd-article .cell_output .text_html, '
-                            + '.bd-article div.math > mjx-container')
-    .forEach((box, i) => {
-      if (box.scrollWidth <= box.clientWidth + 1 || !box.getBoundingClientRect().width) return;
-      const hint = (box.tagName.toLowerCase() === 'mjx-container' ? box.parentElement : box)
-        .previousElementSibling;
-      if (!(hint && hint.classList.contains('aukbook-scroll-hint')))
-        out.push(`a ${box.tagName.toLowerCase()}.${box.className.split(' ')[0]} (in ${near(box)}) scrolls sideways with no cue`);
-    });
+  // anything that scrolls sideways (code aside, which scrolls as code does
+  // everywhere; inline formulas, checked above) sits in a box with the cue
+  const cued = e => {
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
+      const hint = (a.tagName.toLowerCase() === 'mjx-container' ? a.parentElement : a).previousElementSibling;
+      if (hint && hint.classList.contains('aukbook-scroll-hint')) return true;
+    }
+    return false;
+  };
+  document.querySelectorAll('.bd-article *').forEach(box => {
+    if (!['auto', 'scroll'].includes(getComputedStyle(box).overflowX)) return;
+    if (box.scrollWidth <= box.clientWidth + 4 || !box.getBoundingClientRect().width) return;
+    if (box.closest('.cell_input, div[class*="highlight"], span.math')) return;
+    if (!cued(box))
+      out.push(`a ${box.tagName.toLowerCase()}.${(box.className || '').toString().split(' ')[0]} ` +
+               `(in ${near(box)}) scrolls sideways with no cue`);
+  });
   return out;
 })()"""
 
@@ -318,7 +335,7 @@ def check_narrow(b, path, shots, redraw=0.6):
     """
     problems = []
     width, height = b.width, b.height
-    b.set_viewport(*NARROW)
+    b.set_viewport(*NARROW, mobile=True, scale=2)
     if redraw:
         b.pump(redraw)
     scroll = b.evaluate("document.documentElement.scrollWidth")
