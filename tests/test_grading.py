@@ -679,7 +679,10 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
 
     import lms
 
-    roster = _lms_roster()
+    # matched by name: the roster gives José Núñez no LMS id (one that it
+    # gives decides, test_a_same_name_upload_with_another_lms_id_...)
+    roster = lms.Roster([lms.Student("c002", "José Núñez", (), "jnunez@uni.example"),
+                         *[s for s in _lms_roster().students.values() if s.student_id != "c002"]])
     for login in ("núñezjosé", unicodedata.normalize("NFD", "núñezjosé"), "NÚÑEZJOSÉ",
                   "nunezjose"):
         for late in ("", "_late", "_LATE"):
@@ -687,9 +690,9 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
             assert m.student_id == "c002", (login, late, m.how)
             assert m.late == bool(late)
     assert roster.collisions == []
-    twins = lms.Roster([lms.Student("a1", "José Müller", ("1",)),
+    twins = lms.Roster([lms.Student("a1", "José Müller", ()),
                         lms.Student("a2", "Jose Muller", ("2",)),
-                        lms.Student("a3", "Ǆemal Ødegård", ("3",))])
+                        lms.Student("a3", "Ǆemal Ødegård", ())])
     assert any("a1, a2" in c and "without accents" in c for c in twins.collisions)
     assert twins.by_name("José Müller") == "a1" and twins.by_name("Jose Muller") == "a2"
     assert twins.by_name("Jose Müller") is None             # either of them: nobody
@@ -697,6 +700,35 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
     assert lms.match_file(f"müllerjosé_9_5_{NB}", twins, {NB}).student_id == "a1"
     assert lms.match_file(f"ødegårdǆemal_9_5_{NB}", twins, {NB}).student_id == "a3"
     assert lms.match_file(f"ødegårddžemal_9_5_{NB}", twins, {NB}).student_id == "a3"  # NFKC
+
+
+@pytest.mark.parametrize("real,impostor", [
+    ("John Smith_100009_assignsubmission_file_/" + NB,
+     "John Smith_999999_assignsubmission_file_/" + NB),
+    ("smithjohn_100009_509_" + NB, "smithjohn_777777_9999_" + NB),
+])
+def test_a_same_name_upload_with_another_lms_id_is_never_credited(real, impostor):
+    """A roster row with an LMS id: an upload with the same name but another
+    LMS id (Moodle participant, Canvas user) is not theirs -- reported with
+    the student it is named like, credited to no one, so it can neither
+    replace their own file (whatever its time stamp or file id) nor be graded
+    for them; only a row without LMS id is matched by name."""
+    import lms
+
+    roster = lms.Roster([lms.Student("s009", "John Smith", ("100009",)),
+                         lms.Student("s010", "Ann Bo", ())])
+    bad = lms.match_file(impostor, roster, {NB})
+    assert bad.student_id is None and bad.owner is None and bad.named_like == "s009", bad
+    assert "named like s009, but LMS id" in bad.how and "is not theirs" in bad.how
+    good = lms.match_file(real, roster, {NB})
+    best, superseded = lms.choose([good, bad])
+    assert {k: m.path for k, m in best.items()} == {("s009", NB): real}
+    assert superseded == []
+    # inside another student's upload, such a name is a claim on s009
+    inside = lms.match_file("s010/" + impostor.replace("/", "_"), roster, {NB})
+    assert inside.student_id is None and inside.claims == "s009", inside
+    # no LMS id on the roster: the name decides
+    assert lms.match_file(f"boann_5_5_{NB}", roster, {NB}).student_id == "s010"
 
 
 # --- archives inside archives --------------------------------------------------------------

@@ -939,6 +939,15 @@ class LmsCollector(FileNameCollectorPlugin):
             attention.setdefault(m.owner, []).append(
                 f"{where} is named for another student ({m.claims}): not graded, not "
                 f"credited to {m.claims}")
+        # an upload named like a student of the roster, whose LMS id is not
+        # theirs: never credited; the student is flagged (an impostor, or a
+        # wrong lms_id in the roster that keeps their own file from them)
+        for upload in sorted({m.upload for m in unmatched if m.named_like}):
+            like = next(m.named_like for m in unmatched if m.upload == upload)
+            attention.setdefault(like, []).append(
+                f"{upload} is named like them, but its LMS id is not theirs on the roster: "
+                "not graded, not credited to them (someone else's upload, or a wrong "
+                "lms_id in the roster)")
         notes_path = _collect_notes_path(app)
         skipped = []
         if os.path.exists(notes_path):
