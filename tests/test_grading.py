@@ -818,6 +818,163 @@ def test_archives_are_unpacked_at_most_three_deep_and_files_are_counted(tmp_path
     assert not (out / "many").exists() or not any((out / "many").iterdir())
 
 
+def _bulk(path, uploads):
+    """A bulk download zip: {first-level name: number of small files}, in order."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        for upload, n in uploads.items():
+            zf.writestr(f"{upload}/{NB}", "{}")
+            for i in range(n - 1):
+                zf.writestr(f"{upload}/junk/{i}.txt", "x")
+
+
+def test_one_upload_in_a_bulk_download_loses_only_itself(tmp_path, monkeypatch):
+    """Inside a bulk download every upload (a first-level folder or file of
+    it) has its own bound, checked before the bulk's: an upload over it is
+    removed alone; an upload that takes the bulk over the bulk's bound is
+    removed (what it wrote no longer counts) and the rest of the class is
+    unpacked.  The bulk's bound on files is ten times an upload's."""
+    import lms
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    for name in ("UNPACK_FILES", "UNPACK_DOWNLOAD_FILES"):
+        monkeypatch.delenv(f"AUKGRADE_{name}", raising=False)
+    assert nbgrader_plugins.MAX_DOWNLOAD_FILES >= 10 * nbgrader_plugins.MAX_ARCHIVE_FILES
+    big = "John Smith_100009_assignsubmission_file_"
+    roster = lms.Roster([lms.Student("s009", "John Smith", ("100009",)),
+                         *[lms.Student(f"s00{i}") for i in (1, 2, 3)]])
+    for bulk_files, uploads, why in [
+            (200, {"s001": 6, big: 25, "s002": 6}, "more than 20 files"),
+            (30, {"s001": 6, "s002": 6, big: 19, "s003": 6}, "took it over its bound")]:
+        archive, out = tmp_path / f"archive{bulk_files}", tmp_path / f"out{bulk_files}"
+        archive.mkdir()
+        out.mkdir()
+        _bulk(archive / "download.zip", uploads)
+        extractor = _extractor(max_files=20, max_download_files=bulk_files)
+        monkeypatch.setattr(extractor, "_roster", lambda: roster)
+        extractor.extract(str(archive), str(out))
+        kept = {p.relative_to(out / "download").parts[0] for p in out.rglob("*.ipynb")}
+        assert kept == set(uploads) - {big}, (kept, extractor.skipped)
+        assert not any(p.is_file() for p in (out / "download" / big).rglob("*"))
+        (reason,) = [w for p, w in extractor.skipped if p == f"download.zip/{big}"]
+        assert why in reason, reason
+        assert lms.uploader(f"download.zip/{big}", roster) == "s009"   # flagged
+
+
+def test_a_name_too_long_or_twice_in_an_upload_is_skipped_and_said(tmp_path, monkeypatch):
+    """A member whose name the file system refuses (255 bytes a name) is
+    skipped and reported, the rest of its upload unpacked; two members of
+    one name: the later is kept, and it is reported."""
+    import zipfile
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    archive, out = tmp_path / "archive", tmp_path / "out"
+    archive.mkdir()
+    out.mkdir()
+    with zipfile.ZipFile(archive / "s001.zip", "w") as zf:
+        zf.writestr("x" * 300 + ".txt", "long")
+        zf.writestr(NB, "first")
+        zf.writestr("data.csv", "a,b")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # zipfile: "Duplicate name"
+            zf.writestr(NB, "second")
+    extractor = _extractor()
+    extractor.extract(str(archive), str(out))
+    assert (out / "s001" / NB).read_text() == "second"
+    assert (out / "s001" / "data.csv").exists()
+    why = dict(extractor.skipped)
+    assert "refuses its name" in why["s001.zip/" + "x" * 200]
+    assert "second member of this name" in why[f"s001.zip/{NB}"]
+
+
+class _App:
+    """What LmsCollector._plan reads of nbgrader's zip_collect app."""
+
+    def __init__(self, root):
+        import types
+
+        self.extracted_directory = str(root / "extracted")
+        self.coursedir = types.SimpleNamespace(
+            root=str(root), assignment_id="ch05", release_directory="release",
+            format_path=lambda d, s, a: str(root / d / a))
+
+    def _format_collect_path(self, path):
+        return path
+
+
+def _plan(tmp_path, roster, files, notes=None):
+    """Collect ``files`` (paths below the extracted folder) for ``roster``
+    (CSV text); returns collect.json and collect-students.json."""
+    import nbformat.v4 as v4
+
+    (tmp_path / "release" / "ch05").mkdir(parents=True)
+    nbformat.write(v4.new_notebook(), str(tmp_path / "release" / "ch05" / NB))
+    for path in files:
+        (tmp_path / "extracted" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "extracted" / path).write_text("{}")
+    (tmp_path / "roster.csv").write_text(roster)
+    if notes:
+        (tmp_path / "reports" / "ch05").mkdir(parents=True)
+        (tmp_path / "reports" / "ch05" / "collect.json").write_text(json.dumps(notes))
+    app = _App(tmp_path)
+
+    class Collector(nbgrader_plugins.LmsCollector):
+        parent = property(lambda self: getattr(self, "app", None))
+
+    collector = Collector(roster=str(tmp_path / "roster.csv"))
+    collector.app = app
+    collector._plan()
+    read = lambda name: json.loads((tmp_path / "reports" / "ch05" / name).read_text())  # noqa
+    return read("collect.json"), read("collect-students.json")
+
+
+def test_collection_flags_the_students_its_failures_touch(tmp_path):
+    """No silent "not submitted": an upload named like a student but with
+    another LMS id flags that student; an upload removed while unpacking
+    flags its uploader; a bulk download that could not be read to its end
+    flags every student of the roster with no file collected."""
+    roster = ("student_id,name,lms_id\ns009,John Smith,100009\ns010,Ann Bo,100010\n"
+              "s011,Al Ng,100011\n")
+    collect, students = _plan(
+        tmp_path, roster,
+        ["John Smith_100009_assignsubmission_file_/" + NB,
+         "John Smith_999999_assignsubmission_file_/" + NB],
+        {"skipped": [["download.zip/Ann Bo_100010_assignsubmission_file_",
+                      "not unpacked: more than 20,000 files"]],
+         "broken_downloads": [["other.zip", "BadZipFile: truncated"]]})
+    assert [m["path"] for m in collect["collected"]] == \
+        ["John Smith_100009_assignsubmission_file_/" + NB]
+    assert [m["named_like"] for m in collect["unmatched"]] == ["s009"]
+    assert "is named like them" in " ".join(students["s009"]["attention"])
+    assert "more than 20,000 files" in " ".join(students["s010"]["attention"])
+    for sid in ("s010", "s011"):
+        assert "could not be unpacked to its end" in " ".join(students[sid]["attention"])
+    assert not any("could not be unpacked" in a for a in students["s009"]["attention"])
+
+
+def test_the_report_sums_up_an_upload_of_many_unmatched_files(tmp_path):
+    """NOT MATCHED and SKIPPED take a line per upload with more than a few
+    files (count and a few names), not a line per file."""
+    import grade
+    import lms
+
+    folder = tmp_path / "reports" / "ch05"
+    folder.mkdir(parents=True)
+    junk = "Nobody_1_assignsubmission_file_"
+    unmatched = [{"path": f"{junk}/f{i}.txt", "how": "no student of the roster matches",
+                  "upload": junk} for i in range(20_000)]
+    unmatched.append({"path": "loose.ipynb", "how": "a loose file", "upload": None})
+    skipped = [[f"s001.zip/link{i}", "not a regular file"] for i in range(500)]
+    (folder / "collect.json").write_text(json.dumps({"unmatched": unmatched,
+                                                     "skipped": skipped}))
+    text = grade.report(str(tmp_path), "ch05", lms.Roster(), [], 1.0, [], "test")
+    assert len(text.splitlines()) < 40, text
+    assert f"!! {junk}: 20,000 files (e.g. f0.txt, f1.txt, f2.txt, ...)" in text
+    assert "!! loose.ipynb: a loose file" in text
+    assert "- s001.zip/link0" not in text and "500 members" in text
+
+
 # --- grade files for the LMS ---------------------------------------------------------------
 
 def test_grade_files_per_assignment_and_for_canvas(tmp_path):

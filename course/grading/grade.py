@@ -238,6 +238,28 @@ def _n(count, noun):
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
+def summarised(items, mark, noun, few=3):
+    """Report lines for (path, why, upload) items: one a line, but one line
+    for the items of an upload (else of a folder) with more than ``few``
+    (how many, a few of their names, why the first one), so one upload of
+    20,000 junk files takes a line, not 20,000."""
+    groups = {}
+    for path, why, upload in items:
+        key = upload or ("/".join(path.split("/")[:2]) if path.count("/") >= 2 else
+                         os.path.dirname(path) or path)
+        groups.setdefault(key, []).append((path, why))
+    lines = []
+    for key, group in groups.items():
+        if len(group) <= few:
+            lines += [f"  {mark} {path}: {why}" for path, why in group]
+            continue
+        names = ", ".join(p[len(key) + 1:] if p.startswith(key + "/") else p
+                          for p, _ in group[:few])
+        lines.append(f"  {mark} {key}: {len(group):,} {noun} (e.g. {names}, ...); "
+                     f"the first: {group[0][1]}")
+    return lines
+
+
 def _grade_rows(course, aid):
     """grades.csv's rows of this assignment, by student (what the LMS gets)."""
     try:
@@ -287,7 +309,8 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
     if unmatched:
         lines.append("")
         lines.append(f"NOT MATCHED ({len(unmatched)}): these files were not graded")
-        lines += [f"  !! {m['path']}: {m['how']}" for m in unmatched]
+        lines += summarised([(m["path"], m["how"], m.get("upload")) for m in unmatched],
+                            "!!", "files")
     claims = collect.get("claims", [])
     if claims:
         lines.append("")
@@ -300,7 +323,7 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
         if items:
             lines.append("")
             lines.append(f"{title} ({len(items)}):")
-            lines += [f"  - {p}: {why}" for p, why in items]
+            lines += summarised([(p, why, None) for p, why in items], "-", "members")
     superseded = collect.get("superseded", [])
     if superseded:
         lines.append("")
