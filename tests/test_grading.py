@@ -975,6 +975,72 @@ def test_the_report_sums_up_an_upload_of_many_unmatched_files(tmp_path):
     assert "- s001.zip/link0" not in text and "500 members" in text
 
 
+def test_a_new_file_of_a_graded_student_is_graded_again(tmp_path, monkeypatch):
+    """nbgrader keeps an autograded submission, so a changed file in a second
+    download would be collected but keep its old mark: grade.py compares the
+    collected notebook with the one autograded (sha256, recorded when it was
+    graded), grades the changed ones afresh (nbgrader --force for them alone,
+    hand marks kept) and flags those with hand marks; a submission graded
+    before anything was recorded is flagged with the command to regrade it."""
+    import grade
+
+    course = tmp_path
+    for sid in ("s001", "s002", "s003"):
+        (course / "submitted" / sid / "ch05").mkdir(parents=True)
+        (course / "submitted" / sid / "ch05" / NB).write_text("{} " + sid)
+        (course / "autograded" / sid / "ch05").mkdir(parents=True)
+    grade.record_graded(str(course), "ch05", ["s001", "s002"])
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002", "s003"]) == \
+        ([], ["s003"])
+    (course / "submitted" / "s002" / "ch05" / NB).write_text("{} new")
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002"]) == (["s002"], [])
+    # autograde: the changed student in a batch of its own, with --force
+    runs = []
+    monkeypatch.setattr(grade, "_start", lambda c, args, lease=None: args)
+    monkeypatch.setattr(grade, "_relay", lambda args, *a: runs.append(args) or 0)
+    monkeypatch.setattr(grade.sandbox, "needs_uids", lambda: False)
+    grade.autograde(str(course), "ch05", False, 1, open(os.devnull, "w"), again=["s002"])
+    (run,) = [a for a in runs if "--force" in a]
+    assert "--CourseDirectory.student_id_exclude=s001,s003" in run
+    assert all("s002" in a[-1] for a in runs if a is not run), runs   # excluded there
+    # graded: recorded, so the next download with the same file grades nothing
+    grade.record_graded(str(course), "ch05", ["s002"])
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002"]) == ([], [])
+    grade.note_attention(str(course), "ch05", "s002", grade.REGRADED_HAND)
+    grade.note_attention(str(course), "ch05", "s002", grade.REGRADED_HAND)
+    saved = json.loads((course / "reports" / "ch05" / "s002.json").read_text())
+    assert saved["attention"] == [grade.REGRADED_HAND]
+    (course / "reports" / "ch05" / "collect.json").write_text(json.dumps({}))
+    text = grade.report(str(course), "ch05", grade.lms.Roster(), [], 1.0, [], "test",
+                        again=["s002"], unknown=["s003"])
+    assert "graded again (1): a new file arrived in this download" in text
+    assert "NOT CHECKED FOR A NEW FILE (1)" in text and "STUDENT=<id>: s003" in text
+
+
+def test_hand_marks_on_a_submission_are_found(tmp_path, monkeypatch):
+    """grade.hand_marked: a mark or comment given in the formgrader."""
+    from nbgrader.api import Gradebook
+
+    import grade
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep
+                       + os.environ["PATH"])                  # nbgrader runs alembic
+
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "aukbook") as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # SQLAlchemy on nbgrader's add_submission
+        gb.add_assignment("ch05")
+        gb.add_notebook("nb", "ch05")
+        gb.add_grade_cell("q1", "nb", "ch05", max_score=2, cell_type="markdown")
+        gb.add_solution_cell("q1", "nb", "ch05")
+        for sid in ("s001", "s002"):
+            gb.add_student(sid)
+            gb.add_submission("ch05", sid)
+        gb.find_grade("q1", "nb", "ch05", "s002").manual_score = 1
+        gb.db.commit()
+    assert grade.hand_marked(str(tmp_path), "ch05", ["s001", "s002", "s009"]) == {"s002"}
+
+
 # --- grade files for the LMS ---------------------------------------------------------------
 
 def test_grade_files_per_assignment_and_for_canvas(tmp_path):
