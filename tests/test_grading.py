@@ -862,6 +862,29 @@ def test_one_upload_in_a_bulk_download_loses_only_itself(tmp_path, monkeypatch):
         assert lms.uploader(f"download.zip/{big}", roster) == "s009"   # flagged
 
 
+def test_a_broken_member_of_a_bulk_download_loses_only_its_upload(tmp_path, monkeypatch):
+    """A member that cannot be read (bad CRC) removes its upload alone."""
+    import lms
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    archive, out = tmp_path / "archive", tmp_path / "out"
+    archive.mkdir()
+    out.mkdir()
+    _bulk(archive / "download.zip", {"s001": 2, "s002": 2, "s003": 2})
+    data = (archive / "download.zip").read_bytes()
+    # s001's junk file (stored, not compressed): its data byte changed, a bad CRC
+    (archive / "download.zip").write_bytes(data.replace(b"s001/junk/0.txtx",
+                                                        b"s001/junk/0.txty", 1))
+    extractor = _extractor()
+    monkeypatch.setattr(extractor, "_roster", lambda: lms.Roster(
+        [lms.Student(f"s00{i}") for i in (1, 2, 3)]))
+    extractor.extract(str(archive), str(out))
+    kept = {p.relative_to(out / "download").parts[0] for p in out.rglob("*.ipynb")}
+    assert kept == {"s002", "s003"}, extractor.skipped
+    assert [p for p, w in extractor.skipped if "cannot be unpacked" in w] == \
+        ["download.zip/s001"]
+
+
 def test_a_name_too_long_or_twice_in_an_upload_is_skipped_and_said(tmp_path, monkeypatch):
     """A member whose name the file system refuses (255 bytes a name) is
     skipped and reported, the rest of its upload unpacked; two members of

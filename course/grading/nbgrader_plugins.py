@@ -880,6 +880,13 @@ class SafeExtractor(ExtractorPlugin):
                         else f"not unpacked: the bulk download would hold {err}; this upload "
                         "took it over its bound and was removed, the rest of the class "
                         "unpacked"))
+                except Exception as err:       # a broken member: that upload alone goes
+                    unit.remove_written()
+                    dropped[key] = 0
+                    where[key] = len(self.skipped)
+                    self.skipped.append((f"{shown}/{key}", "cannot be unpacked: "
+                                         f"{type(err).__name__}: {err}; the rest of the "
+                                         "class unpacked"))
             for key, more in dropped.items():
                 if more:
                     path, why = self.skipped[where[key]]
