@@ -689,7 +689,10 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
 
     import lms
 
-    roster = _lms_roster()
+    # matched by name: the roster gives José Núñez no LMS id (one that it
+    # gives decides, test_a_same_name_upload_with_another_lms_id_...)
+    roster = lms.Roster([lms.Student("c002", "José Núñez", (), "jnunez@uni.example"),
+                         *[s for s in _lms_roster().students.values() if s.student_id != "c002"]])
     for login in ("núñezjosé", unicodedata.normalize("NFD", "núñezjosé"), "NÚÑEZJOSÉ",
                   "nunezjose"):
         for late in ("", "_late", "_LATE"):
@@ -697,9 +700,9 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
             assert m.student_id == "c002", (login, late, m.how)
             assert m.late == bool(late)
     assert roster.collisions == []
-    twins = lms.Roster([lms.Student("a1", "José Müller", ("1",)),
+    twins = lms.Roster([lms.Student("a1", "José Müller", ()),
                         lms.Student("a2", "Jose Muller", ("2",)),
-                        lms.Student("a3", "Ǆemal Ødegård", ("3",))])
+                        lms.Student("a3", "Ǆemal Ødegård", ())])
     assert any("a1, a2" in c and "without accents" in c for c in twins.collisions)
     assert twins.by_name("José Müller") == "a1" and twins.by_name("Jose Muller") == "a2"
     assert twins.by_name("Jose Müller") is None             # either of them: nobody
@@ -707,6 +710,35 @@ def test_canvas_logins_with_letters_of_any_alphabet_are_matched():
     assert lms.match_file(f"müllerjosé_9_5_{NB}", twins, {NB}).student_id == "a1"
     assert lms.match_file(f"ødegårdǆemal_9_5_{NB}", twins, {NB}).student_id == "a3"
     assert lms.match_file(f"ødegårddžemal_9_5_{NB}", twins, {NB}).student_id == "a3"  # NFKC
+
+
+@pytest.mark.parametrize("real,impostor", [
+    ("John Smith_100009_assignsubmission_file_/" + NB,
+     "John Smith_999999_assignsubmission_file_/" + NB),
+    ("smithjohn_100009_509_" + NB, "smithjohn_777777_9999_" + NB),
+])
+def test_a_same_name_upload_with_another_lms_id_is_never_credited(real, impostor):
+    """A roster row with an LMS id: an upload with the same name but another
+    LMS id (Moodle participant, Canvas user) is not theirs -- reported with
+    the student it is named like, credited to no one, so it can neither
+    replace their own file (whatever its time stamp or file id) nor be graded
+    for them; only a row without LMS id is matched by name."""
+    import lms
+
+    roster = lms.Roster([lms.Student("s009", "John Smith", ("100009",)),
+                         lms.Student("s010", "Ann Bo", ())])
+    bad = lms.match_file(impostor, roster, {NB})
+    assert bad.student_id is None and bad.owner is None and bad.named_like == "s009", bad
+    assert "named like s009, but LMS id" in bad.how and "is not theirs" in bad.how
+    good = lms.match_file(real, roster, {NB})
+    best, superseded = lms.choose([good, bad])
+    assert {k: m.path for k, m in best.items()} == {("s009", NB): real}
+    assert superseded == []
+    # inside another student's upload, such a name is a claim on s009
+    inside = lms.match_file("s010/" + impostor.replace("/", "_"), roster, {NB})
+    assert inside.student_id is None and inside.claims == "s009", inside
+    # no LMS id on the roster: the name decides
+    assert lms.match_file(f"boann_5_5_{NB}", roster, {NB}).student_id == "s010"
 
 
 # --- archives inside archives --------------------------------------------------------------
@@ -794,6 +826,252 @@ def test_archives_are_unpacked_at_most_three_deep_and_files_are_counted(tmp_path
     extractor.extract(str(archive), str(out))
     assert any("more than 20 files" in w for p, w in extractor.skipped if p == "many.zip")
     assert not (out / "many").exists() or not any((out / "many").iterdir())
+
+
+def _bulk(path, uploads):
+    """A bulk download zip: {first-level name: number of small files}, in order."""
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as zf:
+        for upload, n in uploads.items():
+            zf.writestr(f"{upload}/{NB}", "{}")
+            for i in range(n - 1):
+                zf.writestr(f"{upload}/junk/{i}.txt", "x")
+
+
+def test_one_upload_in_a_bulk_download_loses_only_itself(tmp_path, monkeypatch):
+    """Inside a bulk download every upload (a first-level folder or file of
+    it) has its own bound, checked before the bulk's: an upload over it is
+    removed alone; an upload that takes the bulk over the bulk's bound is
+    removed (what it wrote no longer counts) and the rest of the class is
+    unpacked.  The bulk's bound on files is ten times an upload's."""
+    import lms
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    for name in ("UNPACK_FILES", "UNPACK_DOWNLOAD_FILES"):
+        monkeypatch.delenv(f"AUKGRADE_{name}", raising=False)
+    assert nbgrader_plugins.MAX_DOWNLOAD_FILES >= 10 * nbgrader_plugins.MAX_ARCHIVE_FILES
+    big = "John Smith_100009_assignsubmission_file_"
+    roster = lms.Roster([lms.Student("s009", "John Smith", ("100009",)),
+                         *[lms.Student(f"s00{i}") for i in (1, 2, 3)]])
+    for bulk_files, uploads, why in [
+            (200, {"s001": 6, big: 25, "s002": 6}, "more than 20 files"),
+            (30, {"s001": 6, "s002": 6, big: 19, "s003": 6}, "took it over its bound")]:
+        archive, out = tmp_path / f"archive{bulk_files}", tmp_path / f"out{bulk_files}"
+        archive.mkdir()
+        out.mkdir()
+        _bulk(archive / "download.zip", uploads)
+        extractor = _extractor(max_files=20, max_download_files=bulk_files)
+        monkeypatch.setattr(extractor, "_roster", lambda: roster)
+        extractor.extract(str(archive), str(out))
+        kept = {p.relative_to(out / "download").parts[0] for p in out.rglob("*.ipynb")}
+        assert kept == set(uploads) - {big}, (kept, extractor.skipped)
+        assert not any(p.is_file() for p in (out / "download" / big).rglob("*"))
+        (reason,) = [w for p, w in extractor.skipped if p == f"download.zip/{big}"]
+        assert why in reason, reason
+        assert lms.uploader(f"download.zip/{big}", roster) == "s009"   # flagged
+
+
+def test_a_broken_member_of_a_bulk_download_loses_only_its_upload(tmp_path, monkeypatch):
+    """A member that cannot be read (bad CRC) removes its upload alone."""
+    import lms
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    archive, out = tmp_path / "archive", tmp_path / "out"
+    archive.mkdir()
+    out.mkdir()
+    _bulk(archive / "download.zip", {"s001": 2, "s002": 2, "s003": 2})
+    data = (archive / "download.zip").read_bytes()
+    # s001's junk file (stored, not compressed): its data byte changed, a bad CRC
+    (archive / "download.zip").write_bytes(data.replace(b"s001/junk/0.txtx",
+                                                        b"s001/junk/0.txty", 1))
+    extractor = _extractor()
+    monkeypatch.setattr(extractor, "_roster", lambda: lms.Roster(
+        [lms.Student(f"s00{i}") for i in (1, 2, 3)]))
+    extractor.extract(str(archive), str(out))
+    kept = {p.relative_to(out / "download").parts[0] for p in out.rglob("*.ipynb")}
+    assert kept == {"s002", "s003"}, extractor.skipped
+    assert [p for p, w in extractor.skipped if "cannot be unpacked" in w] == \
+        ["download.zip/s001"]
+
+
+def test_a_name_too_long_or_twice_in_an_upload_is_skipped_and_said(tmp_path, monkeypatch):
+    """A member whose name the file system refuses (255 bytes a name) is
+    skipped and reported, the rest of its upload unpacked; two members of
+    one name: the later is kept, and it is reported."""
+    import zipfile
+
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes", lambda app, notes: None)
+    archive, out = tmp_path / "archive", tmp_path / "out"
+    archive.mkdir()
+    out.mkdir()
+    with zipfile.ZipFile(archive / "s001.zip", "w") as zf:
+        zf.writestr("x" * 300 + ".txt", "long")
+        zf.writestr(NB, "first")
+        zf.writestr("data.csv", "a,b")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # zipfile: "Duplicate name"
+            zf.writestr(NB, "second")
+    extractor = _extractor()
+    extractor.extract(str(archive), str(out))
+    assert (out / "s001" / NB).read_text() == "second"
+    assert (out / "s001" / "data.csv").exists()
+    why = dict(extractor.skipped)
+    assert "refuses its name" in why["s001.zip/" + "x" * 200]
+    assert "second member of this name" in why[f"s001.zip/{NB}"]
+
+
+class _App:
+    """What LmsCollector._plan reads of nbgrader's zip_collect app."""
+
+    def __init__(self, root):
+        import types
+
+        self.extracted_directory = str(root / "extracted")
+        self.coursedir = types.SimpleNamespace(
+            root=str(root), assignment_id="ch05", release_directory="release",
+            format_path=lambda d, s, a: str(root / d / a))
+
+    def _format_collect_path(self, path):
+        return path
+
+
+def _plan(tmp_path, roster, files, notes=None):
+    """Collect ``files`` (paths below the extracted folder) for ``roster``
+    (CSV text); returns collect.json and collect-students.json."""
+    import nbformat.v4 as v4
+
+    (tmp_path / "release" / "ch05").mkdir(parents=True)
+    nbformat.write(v4.new_notebook(), str(tmp_path / "release" / "ch05" / NB))
+    for path in files:
+        (tmp_path / "extracted" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "extracted" / path).write_text("{}")
+    (tmp_path / "roster.csv").write_text(roster)
+    if notes:
+        (tmp_path / "reports" / "ch05").mkdir(parents=True)
+        (tmp_path / "reports" / "ch05" / "collect.json").write_text(json.dumps(notes))
+    app = _App(tmp_path)
+
+    class Collector(nbgrader_plugins.LmsCollector):
+        parent = property(lambda self: getattr(self, "app", None))
+
+    collector = Collector(roster=str(tmp_path / "roster.csv"))
+    collector.app = app
+    collector._plan()
+    read = lambda name: json.loads((tmp_path / "reports" / "ch05" / name).read_text())  # noqa
+    return read("collect.json"), read("collect-students.json")
+
+
+def test_collection_flags_the_students_its_failures_touch(tmp_path):
+    """No silent "not submitted": an upload named like a student but with
+    another LMS id flags that student; an upload removed while unpacking
+    flags its uploader; a bulk download that could not be read to its end
+    flags every student of the roster with no file collected."""
+    roster = ("student_id,name,lms_id\ns009,John Smith,100009\ns010,Ann Bo,100010\n"
+              "s011,Al Ng,100011\n")
+    collect, students = _plan(
+        tmp_path, roster,
+        ["John Smith_100009_assignsubmission_file_/" + NB,
+         "John Smith_999999_assignsubmission_file_/" + NB],
+        {"skipped": [["download.zip/Ann Bo_100010_assignsubmission_file_",
+                      "not unpacked: more than 20,000 files"]],
+         "broken_downloads": [["other.zip", "BadZipFile: truncated"]]})
+    assert [m["path"] for m in collect["collected"]] == \
+        ["John Smith_100009_assignsubmission_file_/" + NB]
+    assert [m["named_like"] for m in collect["unmatched"]] == ["s009"]
+    assert "is named like them" in " ".join(students["s009"]["attention"])
+    assert "more than 20,000 files" in " ".join(students["s010"]["attention"])
+    for sid in ("s010", "s011"):
+        assert "could not be unpacked to its end" in " ".join(students[sid]["attention"])
+    assert not any("could not be unpacked" in a for a in students["s009"]["attention"])
+
+
+def test_the_report_sums_up_an_upload_of_many_unmatched_files(tmp_path):
+    """NOT MATCHED and SKIPPED take a line per upload with more than a few
+    files (count and a few names), not a line per file."""
+    import grade
+    import lms
+
+    folder = tmp_path / "reports" / "ch05"
+    folder.mkdir(parents=True)
+    junk = "Nobody_1_assignsubmission_file_"
+    unmatched = [{"path": f"{junk}/f{i}.txt", "how": "no student of the roster matches",
+                  "upload": junk} for i in range(20_000)]
+    unmatched.append({"path": "loose.ipynb", "how": "a loose file", "upload": None})
+    skipped = [[f"s001.zip/link{i}", "not a regular file"] for i in range(500)]
+    (folder / "collect.json").write_text(json.dumps({"unmatched": unmatched,
+                                                     "skipped": skipped}))
+    text = grade.report(str(tmp_path), "ch05", lms.Roster(), [], 1.0, [], "test")
+    assert len(text.splitlines()) < 40, text
+    assert f"!! {junk}: 20,000 files (e.g. f0.txt, f1.txt, f2.txt, ...)" in text
+    assert "!! loose.ipynb: a loose file" in text
+    assert "- s001.zip/link0" not in text and "500 members" in text
+
+
+def test_a_new_file_of_a_graded_student_is_graded_again(tmp_path, monkeypatch):
+    """nbgrader keeps an autograded submission, so a changed file in a second
+    download would be collected but keep its old mark: grade.py compares the
+    collected notebook with the one autograded (sha256, recorded when it was
+    graded), grades the changed ones afresh (nbgrader --force for them alone,
+    hand marks kept) and flags those with hand marks; a submission graded
+    before anything was recorded is flagged with the command to regrade it."""
+    import grade
+
+    course = tmp_path
+    for sid in ("s001", "s002", "s003"):
+        (course / "submitted" / sid / "ch05").mkdir(parents=True)
+        (course / "submitted" / sid / "ch05" / NB).write_text("{} " + sid)
+        (course / "autograded" / sid / "ch05").mkdir(parents=True)
+    grade.record_graded(str(course), "ch05", ["s001", "s002"])
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002", "s003"]) == \
+        ([], ["s003"])
+    (course / "submitted" / "s002" / "ch05" / NB).write_text("{} new")
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002"]) == (["s002"], [])
+    # autograde: the changed student in a batch of its own, with --force
+    runs = []
+    monkeypatch.setattr(grade, "_start", lambda c, args, lease=None: args)
+    monkeypatch.setattr(grade, "_relay", lambda args, *a: runs.append(args) or 0)
+    monkeypatch.setattr(grade.sandbox, "needs_uids", lambda: False)
+    grade.autograde(str(course), "ch05", False, 1, open(os.devnull, "w"), again=["s002"])
+    (run,) = [a for a in runs if "--force" in a]
+    assert "--CourseDirectory.student_id_exclude=s001,s003" in run
+    assert all("s002" in a[-1] for a in runs if a is not run), runs   # excluded there
+    # graded: recorded, so the next download with the same file grades nothing
+    grade.record_graded(str(course), "ch05", ["s002"])
+    assert grade.changed_submissions(str(course), "ch05", ["s001", "s002"]) == ([], [])
+    grade.note_attention(str(course), "ch05", "s002", grade.REGRADED_HAND)
+    grade.note_attention(str(course), "ch05", "s002", grade.REGRADED_HAND)
+    saved = json.loads((course / "reports" / "ch05" / "s002.json").read_text())
+    assert saved["attention"] == [grade.REGRADED_HAND]
+    (course / "reports" / "ch05" / "collect.json").write_text(json.dumps({}))
+    text = grade.report(str(course), "ch05", grade.lms.Roster(), [], 1.0, [], "test",
+                        again=["s002"], unknown=["s003"])
+    assert "graded again (1): a new file arrived in this download" in text
+    assert "NOT CHECKED FOR A NEW FILE (1)" in text and "STUDENT=<id>: s003" in text
+
+
+def test_hand_marks_on_a_submission_are_found(tmp_path, monkeypatch):
+    """grade.hand_marked: a mark or comment given in the formgrader."""
+    from nbgrader.api import Gradebook
+
+    import grade
+
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep
+                       + os.environ["PATH"])                  # nbgrader runs alembic
+
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "aukbook") as gb, \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")      # SQLAlchemy on nbgrader's add_submission
+        gb.add_assignment("ch05")
+        gb.add_notebook("nb", "ch05")
+        gb.add_grade_cell("q1", "nb", "ch05", max_score=2, cell_type="markdown")
+        gb.add_solution_cell("q1", "nb", "ch05")
+        for sid in ("s001", "s002"):
+            gb.add_student(sid)
+            gb.add_submission("ch05", sid)
+        gb.find_grade("q1", "nb", "ch05", "s002").manual_score = 1
+        gb.db.commit()
+    assert grade.hand_marked(str(tmp_path), "ch05", ["s001", "s002", "s009"]) == {"s002"}
 
 
 # --- grade files for the LMS ---------------------------------------------------------------

@@ -11,7 +11,10 @@
    (Moodle, Canvas, Blackboard or plain folders; lms.py);
 4. ``nbgrader autograde``: each notebook runs in its own sandbox, the grader
    marks what it recorded (nbgrader_plugins.SandboxedExecute); a submission
-   graded before is kept (its hand marks too) unless ``--force``;
+   graded before is kept (its hand marks too) unless ``--force`` or its
+   collected notebook differs from the one autograded (sha256, kept in
+   COURSE/reports/ASSIGNMENT-graded-files.json): then it is graded afresh,
+   hand marks kept and flagged;
 5. ``nbgrader generate_feedback`` and ``nbgrader export`` (the LMS table
    COURSE/grades.csv);
 6. prints the report (and writes it to COURSE/reports/ASSIGNMENT-report.txt):
@@ -122,14 +125,16 @@ def batches(students, jobs):
     return [students[i:i + size] for i in range(0, len(students), size)]
 
 
-def autograde(course, aid, force, jobs, log, only=None):
+def autograde(course, aid, force, jobs, log, only=None, again=()):
     """``nbgrader autograde`` in ``jobs`` graders side by side, each with its
     own sandbox user id, leased for this run (sandbox.UidLease): a second
     grader on the machine leases others.  The students are cut into batches
     (``batches``); a grader runs one nbgrader process per batch (the others
     excluded) and then takes the next.  ``only``: these students alone,
-    graded afresh (their hand marks kept).  Returns the exit status and
-    {student: why nbgrader failed on them}."""
+    graded afresh (their hand marks kept); ``again``: these students graded
+    afresh too (a new file of theirs was collected), the others as nbgrader
+    does (a submission autograded before is kept).  Returns the exit status
+    and {student: why nbgrader failed on them}."""
     import threading
     submitted = os.path.join(course, "submitted")
     everyone = sorted(s for s in os.listdir(submitted)
@@ -139,7 +144,10 @@ def autograde(course, aid, force, jobs, log, only=None):
     if not students:
         return 0, {}
     jobs = max(1, min(jobs, len(students)))
-    todo = batches(students, jobs)
+    fresh = [] if force or only else [s for s in students if s in again]
+    todo = [(group, bool(force or only))
+            for group in batches([s for s in students if s not in fresh], jobs)] + \
+        [(group, True) for group in batches(fresh, jobs)]
     lease = sandbox.UidLease(jobs) if sandbox.needs_uids() else None
     lock = threading.Lock()
     codes, lines = [], []
@@ -149,12 +157,12 @@ def autograde(course, aid, force, jobs, log, only=None):
             with lock:
                 if not todo:
                     return
-                group = todo.pop(0)
+                group, forced = todo.pop(0)
             others = sorted(set(everyone) - set(group))
             args = ["autograde", aid, f"--SandboxedExecute.slot={slot}"]
             if others:
                 args.append("--CourseDirectory.student_id_exclude=" + ",".join(others))
-            if force or only:
+            if forced:
                 args.append("--force")
             with lock:
                 log.write(f"\n$ nbgrader {' '.join(args[:3])} ({', '.join(group)})\n")
@@ -209,6 +217,116 @@ def failures(lines, aid):
     return failed
 
 
+def graded_files_path(course, aid):
+    """{student: {notebook: sha256}} of the submitted notebooks as they were
+    when autograded: what tells a new file from the one graded."""
+    return os.path.join(course, "reports", f"{aid}-graded-files.json")
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def submitted_hashes(course, aid, sid):
+    """{notebook path: sha256} of a student's collected notebooks."""
+    import hashlib
+    folder = os.path.join(course, "submitted", sid, aid)
+    out = {}
+    for dirpath, _, filenames in os.walk(folder):
+        for name in sorted(filenames):
+            if name.endswith(".ipynb"):
+                path = os.path.join(dirpath, name)
+                with open(path, "rb") as fh:
+                    out[os.path.relpath(path, folder)] = hashlib.sha256(fh.read()).hexdigest()
+    return out
+
+
+def changed_submissions(course, aid, students):
+    """Of ``students`` (collected in this run), those autograded before:
+    (changed: their collected notebooks differ from the ones graded, so
+    nbgrader, which keeps an autograded submission, would keep a stale mark;
+    unknown: graded before this kit recorded what it graded)."""
+    record = _read_json(graded_files_path(course, aid))
+    changed, unknown = [], []
+    for sid in sorted(set(students)):
+        if not os.path.isdir(os.path.join(course, "autograded", sid, aid)):
+            continue
+        if sid not in record:
+            unknown.append(sid)
+        elif record[sid] != submitted_hashes(course, aid, sid):
+            changed.append(sid)
+    return changed, unknown
+
+
+def record_graded(course, aid, graded, failed=()):
+    """Remember the notebooks ``graded`` were autograded from (and forget
+    those of ``failed``: they are to be graded again)."""
+    path = graded_files_path(course, aid)
+    record = _read_json(path)
+    for sid in graded:
+        if os.path.isdir(os.path.join(course, "autograded", sid, aid)):
+            record[sid] = submitted_hashes(course, aid, sid)
+    for sid in failed:
+        record.pop(sid, None)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1, sort_keys=True)
+    os.replace(path + ".tmp", path)
+
+
+def hand_marked(course, aid, students):
+    """Those of ``students`` with a mark or comment given by hand in the
+    gradebook for ``aid``."""
+    from nbgrader.api import Gradebook, MissingEntry
+    out = set()
+    if not students:
+        return out
+    try:
+        with Gradebook(f"sqlite:///{os.path.join(course, 'gradebook.db')}", "aukbook") as gb:
+            for sid in students:
+                try:
+                    sub = gb.find_submission(aid, sid)
+                except MissingEntry:
+                    continue
+                for nb in sub.notebooks:
+                    if any(g.manual_score is not None or g.extra_credit for g in nb.grades) \
+                            or any(c.manual_comment for c in nb.comments):
+                        out.add(sid)
+    except Exception as err:         # cannot tell: flag them all rather than none
+        print(f"  (the gradebook could not be read for hand marks: {err})", flush=True)
+        return set(students)
+    return out
+
+
+def note_attention(course, aid, sid, reason):
+    """Add a reason for attention to a student's grading report (once)."""
+    path = os.path.join(course, "reports", aid, f"{sid}.json")
+    data = _read_json(path)
+    attention = [a for a in data.get("attention", []) if isinstance(a, str)]
+    if reason not in attention:
+        attention.append(reason)
+    data.update(student=sid, assignment=aid, attention=attention)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, default=str)
+    os.replace(path + ".tmp", path)
+
+
+REGRADED_HAND = ("graded again: a new file arrived in this download, and hand marks were "
+                 "given to the earlier file; check them")
+
+
+def unknown_reason(aid, sid):
+    return (f"collected again, but graded before this kit recorded which file it graded: "
+            f"if the file changed, its mark is the earlier file's; grade it again with "
+            f"make grade ASSIGNMENT={aid} SUBMISSIONS=... STUDENT={sid}")
+
+
 def note_failures(course, aid, failed):
     """Each submission nbgrader gave up on is flagged in its grading report, so
     that grades.csv and the printed report name it (never a silent 0)."""
@@ -238,6 +356,28 @@ def _n(count, noun):
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
+def summarised(items, mark, noun, few=3):
+    """Report lines for (path, why, upload) items: one a line, but one line
+    for the items of an upload (else of a folder) with more than ``few``
+    (how many, a few of their names, why the first one), so one upload of
+    20,000 junk files takes a line, not 20,000."""
+    groups = {}
+    for path, why, upload in items:
+        key = upload or ("/".join(path.split("/")[:2]) if path.count("/") >= 2 else
+                         os.path.dirname(path) or path)
+        groups.setdefault(key, []).append((path, why))
+    lines = []
+    for key, group in groups.items():
+        if len(group) <= few:
+            lines += [f"  {mark} {path}: {why}" for path, why in group]
+            continue
+        names = ", ".join(p[len(key) + 1:] if p.startswith(key + "/") else p
+                          for p, _ in group[:few])
+        lines.append(f"  {mark} {key}: {len(group):,} {noun} (e.g. {names}, ...); "
+                     f"the first: {group[0][1]}")
+    return lines
+
+
 def _grade_rows(course, aid):
     """grades.csv's rows of this assignment, by student (what the LMS gets)."""
     try:
@@ -248,7 +388,8 @@ def _grade_rows(course, aid):
         return {}
 
 
-def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
+def report(course, aid, roster, skipped, seconds, failed, backend, only=(), again=(),
+           unknown=()):
     folder = os.path.join(course, "reports", aid)
     collect = {}
     try:
@@ -287,7 +428,8 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
     if unmatched:
         lines.append("")
         lines.append(f"NOT MATCHED ({len(unmatched)}): these files were not graded")
-        lines += [f"  !! {m['path']}: {m['how']}" for m in unmatched]
+        lines += summarised([(m["path"], m["how"], m.get("upload")) for m in unmatched],
+                            "!!", "files")
     claims = collect.get("claims", [])
     if claims:
         lines.append("")
@@ -300,12 +442,23 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=()):
         if items:
             lines.append("")
             lines.append(f"{title} ({len(items)}):")
-            lines += [f"  - {p}: {why}" for p, why in items]
+            lines += summarised([(p, why, None) for p, why in items], "-", "members")
     superseded = collect.get("superseded", [])
     if superseded:
         lines.append("")
         lines.append("superseded (an older copy of the same student's notebook):")
         lines += [f"  - {m['path']} ({m['student_id']})" for m in superseded]
+    if again:
+        lines.append("")
+        lines.append(f"graded again ({len(again)}): a new file arrived in this download "
+                     "(it differs from the one graded before); hand marks kept, flagged "
+                     "where there were any: " + ", ".join(again))
+    if unknown:
+        lines.append("")
+        lines.append(f"NOT CHECKED FOR A NEW FILE ({len(unknown)}): graded before this kit "
+                     "recorded which file it graded; if a file changed, grade it again "
+                     f"with make grade ASSIGNMENT={aid} SUBMISSIONS=... STUDENT=<id>: "
+                     + ", ".join(unknown))
     late = [m for m in collected if m.get("late")]
     if late:
         lines.append("")
@@ -476,6 +629,7 @@ def main(argv=None):
         if len(only) == 1:
             steps[2].append(f"--student={only[0]}")
         broken = {}
+        again, unknown, hand = [], [], set()
         try:
             for step in steps:
                 print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)"
@@ -484,8 +638,24 @@ def main(argv=None):
                 began = time.monotonic()
                 if step[0] == "autograde":
                     print("  time limits: " + time_limits(course, aid), flush=True)
-                    rc, broken = autograde(course, aid, args.force, jobs, log, only)
+                    submitted = os.path.join(course, "submitted")
+                    pending = {s for s in (os.listdir(submitted) if os.path.isdir(submitted)
+                                           else [])
+                               if not os.path.isdir(os.path.join(course, "autograded", s,
+                                                                 aid))}
+                    rc, broken = autograde(course, aid, args.force, jobs, log, only, again)
                     note_failures(course, aid, broken)
+                    if only:
+                        ran = set(only)
+                    elif args.force:
+                        ran = set(os.listdir(submitted)) if os.path.isdir(submitted) else set()
+                    else:
+                        ran = pending | set(again)
+                    record_graded(course, aid, sorted(ran - set(broken)), broken)
+                    for sid in sorted(hand & set(again)):
+                        note_attention(course, aid, sid, REGRADED_HAND)
+                    for sid in unknown:
+                        note_attention(course, aid, sid, unknown_reason(aid, sid))
                     if broken and set(_this_run(course, aid, only)) - set(broken):
                         rc = 0     # failures of single submissions: named in the report and
                         #            grades.csv; the step as such worked for the others
@@ -495,6 +665,11 @@ def main(argv=None):
                     # collected into submitted/: what was unpacked goes, whatever happened
                     shutil.rmtree(downloaded, ignore_errors=True)
                     sanitize.sanitize_submitted(course, aid, log)   # what a student wrote is data
+                    # a new file of a student graded before: nbgrader would keep the
+                    # old mark, so they are graded afresh (hand marks kept, flagged)
+                    again, unknown = changed_submissions(course, aid,
+                                                         _this_run(course, aid, only))
+                    hand = hand_marked(course, aid, again)
                 print(f"  ({step[0]}: {time.monotonic() - began:.0f} s)", flush=True)
                 if rc != 0:
                     failed.append(step[0])
@@ -502,7 +677,7 @@ def main(argv=None):
             shutil.rmtree(downloaded, ignore_errors=True)
     print()
     print(report(course, aid, roster, skipped, time.monotonic() - start, failed, backend,
-                 only=only), end="")
+                 only=only, again=again, unknown=unknown), end="")
     return 1 if failed else 0
 
 

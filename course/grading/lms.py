@@ -41,7 +41,9 @@ removed too.  The person is found in the roster (``roster.csv``: columns
 ids separated by spaces or semicolons, e.g. a Canvas user id and a Moodle
 participant id): by LMS id, by Blackboard username (an LMS id, or the part of
 the email before the @), by Canvas login name or Moodle full name (when one
-student alone has that name).  Names and ids are compared after Unicode
+student alone has that name, and the roster gives that student no LMS id: an
+upload named like a student with LMS ids but carrying another id is never
+theirs, :attr:`Match.named_like`).  Names and ids are compared after Unicode
 normalisation (NFKC) and case folding, so ``núñezjosé`` (composed or not)
 is José Núñez; a name that matches nobody exactly is tried without accents,
 when one student alone then has it.  Roster entries that normalise alike
@@ -182,6 +184,7 @@ class Match:
     claims: str = None         # another student a name inside the upload claims
     order: int = 0             # the LMS's own file id (Canvas), higher: newer
     canvas_id: str = None      # the Canvas user id of a Canvas upload
+    named_like: str = None     # not credited: named like this student, without their LMS id
 
 
 def read_students(path):
@@ -254,6 +257,13 @@ class _Upload:
     order: int = 0
     copy: int = 0
     canvas_id: str = None
+    named_like: str = None     # the student its name alone matches, whose LMS id it lacks
+
+
+def _described(head, by):
+    """``Moodle (name, participant 1`` and how it matched: a note inside the
+    parentheses, a refusal (``: ...``) after them."""
+    return head + ")" + by if by.startswith(":") else head + by + ")"
 
 
 def _lms_name(name, roster):
@@ -270,14 +280,16 @@ def _lms_name(name, roster):
         return None
     _, kind, m = min(found, key=lambda f: f[0])
     if kind == "Moodle":
-        sid, by = _who(roster, m.group("lms"), m.group("name"))
-        return _Upload(sid, f"Moodle ({m.group('name')}, participant {m.group('lms')}{by})",
-                       rest=m.group("rest"))
+        sid, by, like = _who(roster, m.group("lms"), m.group("name"))
+        return _Upload(sid, _described(f"Moodle ({m.group('name')}, participant "
+                                       f"{m.group('lms')}", by),
+                       rest=m.group("rest"), named_like=like)
     if kind == "Canvas":
-        sid, by = _who(roster, m.group("lms"), m.group("login"))
-        return _Upload(sid, f"Canvas ({m.group('login')}, user {m.group('lms')}{by})",
+        sid, by, like = _who(roster, m.group("lms"), m.group("login"))
+        return _Upload(sid, _described(f"Canvas ({m.group('login')}, user {m.group('lms')}",
+                                       by),
                        rest=m.group("rest"), late=bool(m.group("late")),
-                       order=int(m.group("sub")), canvas_id=m.group("lms"))
+                       order=int(m.group("sub")), canvas_id=m.group("lms"), named_like=like)
     pieces = m.group("prefix").split("_")
     # the username is the end of the prefix (after the assignment's name), and
     # may hold underscores
@@ -328,8 +340,8 @@ def _claim(name, is_file, roster):
     if not is_file:
         name = _folder_name(name)[0]
     up = _lms_name(name, roster)
-    if up is not None:
-        return up.student_id, up
+    if up is not None:            # named like a student, with another LMS id: a claim too
+        return up.student_id or up.named_like, up
     if not is_file and roster and roster.by_id(name):
         return roster.by_id(name), _Upload(roster.by_id(name), "a folder named by their id")
     return None
@@ -369,7 +381,8 @@ def match_file(relpath, roster, released):
     result.late, result.timestamp, result.order = up.late, up.timestamp, up.order
     result.canvas_id = up.canvas_id
     if up.student_id is None:
-        result.how = up.how if up.how.endswith("matches") else \
+        result.named_like = up.named_like
+        result.how = up.how if up.how.endswith("matches") or up.named_like else \
             up.how + ": no student of the roster matches"
         return result
     if root == len(parts) - 1:                 # a flat LMS file: the student named the rest
@@ -406,12 +419,24 @@ def uploader(relpath, roster):
 
 
 def _who(roster, lms_id, name):
-    """The roster's student with this LMS id, else the one student with this name."""
+    """The roster's student with this LMS id, else the one student with this
+    name -- if the roster gives them no LMS id: a student whose row has LMS
+    ids is never matched by name to an upload with another one (anyone can
+    call themselves John Smith; the LMS id is the LMS's).  Returns (student
+    id or None, what to add to the upload's description, the student the
+    name alone would have matched or None)."""
     sid = roster.by_lms(lms_id)
     if sid:
-        return sid, ""
+        return sid, "", None
     sid = roster.by_name(name)
-    return sid, (", matched by name: the roster has not this LMS id" if sid else "")
+    if sid is None:
+        return None, "", None
+    theirs = roster.students[sid].lms_ids
+    if theirs:
+        return None, (f": named like {sid}, but LMS id {lms_id} is not theirs (the roster "
+                      f"gives {sid} {', '.join(theirs)}); not credited to {sid}, not "
+                      "graded"), sid
+    return sid, ", matched by name: the roster gives this student no LMS id", None
 
 
 def choose(matches):

@@ -27,6 +27,7 @@ feedback and exports grades.  These classes replace four of its steps:
 import csv
 import dataclasses
 import datetime
+import errno
 import json
 import os
 import re
@@ -643,9 +644,12 @@ class SandboxedExecute(NbGraderPreprocessor):
 
 MAX_ARCHIVE_BYTES = 512 << 20      # one upload: an archive with every archive nested in it
 MAX_DOWNLOAD_BYTES = 4 << 30       # a bulk download (a top-level archive that is no upload)
-MAX_ARCHIVE_FILES = 20_000         # members of one upload (or download), nested included
+MAX_ARCHIVE_FILES = 20_000         # members of one upload, nested included
+MAX_DOWNLOAD_FILES = 200_000       # members of one bulk download, nested included
 MAX_ARCHIVE_DEPTH = 3              # archives inside archives: download, upload, one more
 ARCHIVES = (".zip", ".tar.gz", ".tgz", ".tar")
+# a member whose name this file system refuses: that member alone is skipped
+BAD_NAME = {errno.ENAMETOOLONG, errno.EINVAL, errno.EILSEQ}
 
 
 class TooLarge(ValueError):
@@ -659,7 +663,8 @@ class TooLarge(ValueError):
 class _Budget:
     """What one archive may still write, nested archives included: every byte
     and file is charged to it and to the archives it came in, before it is
-    written."""
+    written.  Bounds of None: bounded by the archives around it only (an
+    archive nested in an upload)."""
 
     def __init__(self, max_bytes, max_files, parent=None, download=False):
         self.max_bytes, self.max_files, self.parent = max_bytes, max_files, parent
@@ -685,20 +690,30 @@ class _Budget:
             budget.files += files
             if path:
                 budget.written.append(path)
-        for budget in reversed(chain):          # the outermost archive over its bound
-            if budget.bytes > budget.max_bytes:
+        # the innermost bound first: an upload over its own bound is that
+        # upload's fault, never the bulk download's around it
+        for budget in chain:
+            if budget.max_bytes is not None and budget.bytes > budget.max_bytes:
                 raise TooLarge(budget, f"more than {budget.max_bytes:,} bytes when unpacked "
                                "(nested archives included)")
-            if budget.files > budget.max_files:
+            if budget.max_files is not None and budget.files > budget.max_files:
                 raise TooLarge(budget, f"more than {budget.max_files:,} files when unpacked "
                                "(nested archives included)")
 
     def remove_written(self):
+        """Remove what this archive wrote and give its bytes and files back to
+        the archives around it (what is gone no longer counts)."""
         for path in reversed(self.written):
             try:
                 os.remove(path)
             except OSError:
                 pass
+        gone = set(self.written)
+        for budget in self.chain()[1:]:
+            budget.bytes -= self.bytes
+            budget.files -= self.files
+            budget.written = [p for p in budget.written if p not in gone]
+        self.bytes = self.files = 0
         self.written = []
 
 
@@ -718,37 +733,51 @@ def _env_int(name, default):
         return default
 
 
+def _member_parts(name):
+    return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+
+
 class SafeExtractor(ExtractorPlugin):
     """Unpacks the downloaded archives: regular files only, inside the target.
     Archives inside archives (a student's zip inside the LMS's download) are
     unpacked too, at most ``max_depth`` archives deep.  Every byte and file is
-    charged, before it is written, to the archive it comes from and to every
-    archive that one came in: one upload (an archive of a student, with all
-    its nested archives) writes at most ``max_upload_bytes`` and
-    ``max_files`` files, a bulk download (a top-level archive whose name is
-    no student's upload) at most ``max_download_bytes``.  An archive over its
-    bound is removed again, whatever of it was written, and reported
+    charged, before it is written, to the upload it belongs to and to the
+    bulk download around it: one upload (an archive of a student with all its
+    nested archives, or inside a bulk download one first-level folder or
+    file of it) writes at most ``max_upload_bytes`` and ``max_files`` files,
+    a bulk download (a top-level archive whose name is no student's upload)
+    at most ``max_download_bytes`` and ``max_download_files``.  An upload
+    over its bound, or the one that takes its bulk download over the bulk's
+    bound, is removed again, whatever of it was written, and reported
     (``skipped`` in reports/<assignment>/collect.json, and its uploader's
-    row flagged); its siblings are unpacked.  Nested archives wait in a
-    scratch folder beside the extracted folder, removed at the end, also on
-    failure.  The bounds: config (``c.SafeExtractor.max_upload_bytes`` ...) or
+    row flagged); the rest of the class is unpacked.  A bulk download that
+    cannot be read (to its end) is reported under ``broken_downloads``: every
+    student of the roster without a collected file is then flagged.  A member
+    whose name the file system refuses (too long) is skipped and reported,
+    the rest of its upload kept.  Nested archives wait in a scratch folder
+    beside the extracted folder, removed at the end, also on failure.  The
+    bounds: config (``c.SafeExtractor.max_upload_bytes`` ...) or
     ``AUKGRADE_UNPACK_BYTES``, ``AUKGRADE_UNPACK_DOWNLOAD_BYTES``,
-    ``AUKGRADE_UNPACK_FILES``, ``AUKGRADE_UNPACK_DEPTH`` in the environment."""
+    ``AUKGRADE_UNPACK_FILES``, ``AUKGRADE_UNPACK_DOWNLOAD_FILES``,
+    ``AUKGRADE_UNPACK_DEPTH`` in the environment."""
 
     max_upload_bytes = Int(MAX_ARCHIVE_BYTES, help="bytes one upload may unpack to, "
                            "nested archives included").tag(config=True)
     max_download_bytes = Int(MAX_DOWNLOAD_BYTES, help="bytes a bulk download may unpack "
                              "to, nested archives included").tag(config=True)
-    max_files = Int(MAX_ARCHIVE_FILES, help="files one upload or download may unpack to"
-                    ).tag(config=True)
+    max_files = Int(MAX_ARCHIVE_FILES, help="files one upload may unpack to").tag(config=True)
+    max_download_files = Int(MAX_DOWNLOAD_FILES, help="files a bulk download may unpack to"
+                             ).tag(config=True)
     max_depth = Int(MAX_ARCHIVE_DEPTH, help="archives inside archives unpacked").tag(
         config=True)
 
     def _limits(self):
+        """(upload bytes, download bytes, upload files, depth, download files)"""
         return (_env_int("AUKGRADE_UNPACK_BYTES", self.max_upload_bytes),
                 _env_int("AUKGRADE_UNPACK_DOWNLOAD_BYTES", self.max_download_bytes),
                 _env_int("AUKGRADE_UNPACK_FILES", self.max_files),
-                _env_int("AUKGRADE_UNPACK_DEPTH", self.max_depth))
+                _env_int("AUKGRADE_UNPACK_DEPTH", self.max_depth),
+                _env_int("AUKGRADE_UNPACK_DOWNLOAD_FILES", self.max_download_files))
 
     def _roster(self):
         collector = getattr(self.parent, "collector_plugin_inst", None)
@@ -758,9 +787,9 @@ class SafeExtractor(ExtractorPlugin):
             return lms.Roster()
 
     def extract(self, archive_path, extracted_path):
-        self.skipped = []
+        self.skipped, self.broken = [], []
         roster = self._roster()
-        upload_bytes, download_bytes, files, _ = self._limits()
+        upload_bytes, download_bytes, files, _, download_files = self._limits()
         self._scratch = tempfile.mkdtemp(prefix=".unpack-", dir=os.path.dirname(
             os.path.abspath(extracted_path)))
         try:
@@ -784,18 +813,23 @@ class SafeExtractor(ExtractorPlugin):
                                         follow_symlinks=False)
                         continue
                     download = rel == "." and lms._upload(name, False, roster, True) is None
-                    budget = _Budget(download_bytes if download else upload_bytes, files,
-                                     download=download)
+                    budget = (_Budget(download_bytes, download_files, download=True)
+                              if download else _Budget(upload_bytes, files))
                     self._unpack_checked(path, os.path.join(target_dir, _archive_stem(name)),
                                          budget, 1, shown)
         finally:
             shutil.rmtree(self._scratch, ignore_errors=True)
-        if self.skipped:
-            _append_collect_notes(self.parent, {"skipped": self.skipped})
+        notes = {"skipped": self.skipped} if self.skipped else {}
+        if self.broken:
+            notes["broken_downloads"] = self.broken
+        if notes:
+            _append_collect_notes(self.parent, notes)
 
     def _unpack_checked(self, path, dest, budget, depth, shown):
         """Unpack one archive; over its bound or broken, remove what it wrote
-        and report it (an ancestor's bound: let that archive's caller do so)."""
+        and report it (an ancestor's bound: let that archive's caller do so).
+        A bulk download that breaks half way keeps the uploads unpacked before
+        and is reported as broken (its students are flagged)."""
         try:
             self._unpack(path, dest, budget, depth, shown)
         except TooLarge as err:
@@ -804,17 +838,22 @@ class SafeExtractor(ExtractorPlugin):
             budget.remove_written()
             self.skipped.append((shown, f"not unpacked: {err}"))
         except Exception as err:
+            why = f"{type(err).__name__}: {err}"
+            if budget.download:
+                self.skipped.append((shown, f"cannot be unpacked (to its end): {why}"))
+                getattr(self, "broken", []).append((shown, why))
+                return
             budget.remove_written()
-            self.skipped.append((shown, f"cannot be unpacked: {type(err).__name__}: {err}"))
+            self.skipped.append((shown, f"cannot be unpacked: {why}"))
 
     def _unpack(self, path, dest, budget=None, depth=1, shown=None):
-        upload_bytes, _, files, max_depth = self._limits()
+        upload_bytes, _, files, max_depth, _ = self._limits()
         if budget is None:
             budget = _Budget(upload_bytes, files)
         shown = shown or os.path.basename(path)
 
         def safe(name):
-            parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+            parts = _member_parts(name)
             if not parts or ".." in parts or name.startswith("/"):
                 return None
             return os.path.join(dest, *parts)
@@ -827,33 +866,86 @@ class SafeExtractor(ExtractorPlugin):
             else:                                  # read lazily, member by member
                 members = ((m.name, m.isreg(), m.isdir(), lambda m=m: ar.extractfile(m))
                            for m in ar)
+            units, dropped, where, seen = {}, {}, {}, {}
             for name, regular, is_dir, opener in members:
-                budget.charge(files=1)
-                target = safe(name)
-                if not regular or target is None:
-                    if not is_dir:
-                        self.skipped.append((f"{shown}/{name}", "not a regular file"))
+                if not budget.download:
+                    self._member(name, regular, is_dir, opener, safe(name), budget, depth,
+                                 shown, seen)
                     continue
-                if _is_archive(name) and depth >= max_depth:
-                    # the whole upload goes: archives this deep are no homework
-                    raise TooLarge(budget.upload(), f"it holds archives inside {depth} "
-                                   f"archives ({shown}/{name})")
-                if _is_archive(name):
-                    fd, tmp = tempfile.mkstemp(dir=getattr(self, "_scratch", None))
-                    os.close(fd)
-                    try:
-                        self._copy(opener, tmp, budget)
-                        child = _Budget(upload_bytes, files, parent=budget)
-                        self._unpack_checked(tmp, os.path.join(os.path.dirname(target),
-                                                               _archive_stem(
-                                                                   os.path.basename(target))),
-                                             child, depth + 1, f"{shown}/{name}")
-                    finally:
-                        os.remove(tmp)
+                # a bulk download: each first-level folder or file is an upload
+                # with a budget of its own inside the bulk's
+                parts = _member_parts(name)
+                key = parts[0] if parts else ""
+                if key in dropped:
+                    dropped[key] += 1
                     continue
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                budget.charge(path=target)
-                self._copy(opener, target, budget)
+                unit = units.setdefault(key, _Budget(upload_bytes, files, parent=budget))
+                try:
+                    self._member(name, regular, is_dir, opener, safe(name), unit, depth,
+                                 shown, seen)
+                except TooLarge as err:
+                    unit.remove_written()
+                    dropped[key] = 0
+                    where[key] = len(self.skipped)
+                    self.skipped.append((
+                        f"{shown}/{key}", f"not unpacked: {err}" if err.budget is not budget
+                        else f"not unpacked: the bulk download would hold {err}; this upload "
+                        "took it over its bound and was removed, the rest of the class "
+                        "unpacked"))
+                except Exception as err:       # a broken member: that upload alone goes
+                    unit.remove_written()
+                    dropped[key] = 0
+                    where[key] = len(self.skipped)
+                    self.skipped.append((f"{shown}/{key}", "cannot be unpacked: "
+                                         f"{type(err).__name__}: {err}; the rest of the "
+                                         "class unpacked"))
+            for key, more in dropped.items():
+                if more:
+                    path, why = self.skipped[where[key]]
+                    self.skipped[where[key]] = (path, f"{why} ({more:,} more members of it "
+                                                "not read)")
+
+    def _member(self, name, regular, is_dir, opener, target, budget, depth, shown, seen):
+        """Write one member of an archive (or unpack it, if it is an archive)."""
+        _, _, files, max_depth, _ = self._limits()
+        budget.charge(files=1)
+        if not regular or target is None:
+            if not is_dir:
+                self.skipped.append((f"{shown}/{name}", "not a regular file"))
+            return
+        if _is_archive(name) and depth >= max_depth:
+            # the whole upload goes: archives this deep are no homework
+            raise TooLarge(budget.upload(), f"it holds archives inside {depth} "
+                           f"archives ({shown}/{name})")
+        if target in seen:
+            # two members of one name: the later one is written (as unpacking
+            # tools do), and it is said
+            self.skipped.append((f"{shown}/{name}", "a second member of this name in the "
+                                 "archive: the later one is kept"))
+        seen[target] = True
+        try:
+            if _is_archive(name):
+                fd, tmp = tempfile.mkstemp(dir=getattr(self, "_scratch", None))
+                os.close(fd)
+                try:
+                    self._copy(opener, tmp, budget)
+                    child = _Budget(None, None, parent=budget)
+                    self._unpack_checked(tmp, os.path.join(os.path.dirname(target),
+                                                           _archive_stem(
+                                                               os.path.basename(target))),
+                                         child, depth + 1, f"{shown}/{name}")
+                finally:
+                    os.remove(tmp)
+                return
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            budget.charge(path=target)
+            self._copy(opener, target, budget)
+        except OSError as err:
+            if err.errno not in BAD_NAME:
+                raise
+            self.skipped.append((f"{shown}/{name[:200]}", "not unpacked: this file system "
+                                 f"refuses its name ({os.strerror(err.errno)}); the rest of "
+                                 "the upload is unpacked"))
 
     @staticmethod
     def _copy(opener, target, budget):
@@ -951,15 +1043,33 @@ class LmsCollector(FileNameCollectorPlugin):
             attention.setdefault(m.owner, []).append(
                 f"{where} is named for another student ({m.claims}): not graded, not "
                 f"credited to {m.claims}")
+        # an upload named like a student of the roster, whose LMS id is not
+        # theirs: never credited; the student is flagged (an impostor, or a
+        # wrong lms_id in the roster that keeps their own file from them)
+        for upload in sorted({m.upload for m in unmatched if m.named_like}):
+            like = next(m.named_like for m in unmatched if m.upload == upload)
+            attention.setdefault(like, []).append(
+                f"{upload} is named like them, but its LMS id is not theirs on the roster: "
+                "not graded, not credited to them (someone else's upload, or a wrong "
+                "lms_id in the roster)")
         notes_path = _collect_notes_path(app)
-        skipped = []
+        skipped = broken = []
         if os.path.exists(notes_path):
             with open(notes_path, encoding="utf-8") as fh:
-                skipped = json.load(fh).get("skipped", [])
+                notes = json.load(fh)
+            skipped, broken = notes.get("skipped", []), notes.get("broken_downloads", [])
         for path, why in skipped:
             owner = lms.uploader(path, roster)
-            if owner:
+            if owner and f"{path}: {why}" not in attention.get(owner, []):
                 attention.setdefault(owner, []).append(f"{path}: {why}")
+        # a bulk download that could not be read to its end: whoever has no
+        # file collected may have one in it (never a silent "not submitted")
+        collected = {m.student_id for m in best.values()}
+        for path, why in broken:
+            for sid in sorted(set(roster.students) - collected):
+                attention.setdefault(sid, []).append(
+                    f"the bulk download {path} could not be unpacked to its end ({why}): "
+                    "no file of theirs was collected; their submission may be in it")
         # a container (a folder or archive around uploads that is no student)
         # holding a single upload may be a student missing from the roster
         containers = {}
