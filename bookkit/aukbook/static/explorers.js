@@ -71,6 +71,40 @@
       if (live.textContent !== text) live.textContent = text;
     }
 
+    // two panels side by side (the ROC and kappa curves): on a phone each
+    // would be a third of the screen wide, the right panel's axis title in the
+    // left panel and the two x-axis titles run together; there they are
+    // stacked, one above the other, and the figure grows to hold both
+    var L0 = gd.layout;
+    var panels = L0.xaxis2 && L0.yaxis2 && !L0.xaxis3 && L0.xaxis && L0.xaxis.domain ? {
+      x: L0.xaxis.domain.slice(), x2: L0.xaxis2.domain.slice(),
+      y: (L0.yaxis.domain || [0, 1]).slice(), y2: (L0.yaxis2.domain || [0, 1]).slice(),
+      height: L0.height || gd.clientHeight,
+      titles: (L0.annotations || []).map(function (a) {
+        return a.xref === "paper" && a.yref === "paper" ? { x: a.x, y: a.y } : null;
+      })
+    } : null;
+
+    function stack(layout, narrow) {
+      if (!panels) return;
+      var top = [0.56, 1], bottom = [0, 0.42];
+      layout["xaxis.domain"] = narrow ? [0, 1] : panels.x;
+      layout["xaxis2.domain"] = narrow ? [0, 1] : panels.x2;
+      layout["yaxis.domain"] = narrow ? top : panels.y;
+      layout["yaxis2.domain"] = narrow ? bottom : panels.y2;
+      layout.height = narrow ? Math.round(panels.height * 1.7) : panels.height;
+      panels.titles.forEach(function (t, k) {      // the panels' titles follow them
+        if (!t) return;
+        var first = t.x < (panels.x[1] + panels.x2[0]) / 2;
+        layout["annotations[" + k + "].x"] = narrow ? 0.5 : t.x;
+        layout["annotations[" + k + "].y"] = narrow ? (first ? top[1] : bottom[1]) : t.y;
+      });
+      // plotly >= 6 wraps the figure in a div of fixed height
+      if (gd.parentNode && gd.parentNode.style.height) {
+        gd.parentNode.style.height = layout.height + "px";
+      }
+    }
+
     function fit() {   // the plot's own title and in-plot text only where they fit
       var narrow = gd.clientWidth > 0 && gd.clientWidth < NARROW;
       if (narrow === state.narrow) return Promise.resolve();
@@ -78,6 +112,7 @@
       var layout = { "title.text": narrow ? "" : state.title };
       // a legend inside the plot covers the axis on a phone; the caption names the colours
       if (state.legend) layout.showlegend = !narrow;
+      stack(layout, narrow);
       var done = Plotly.relayout(gd, layout);
       if (textTraces.length) {
         done = done.then(function () {
@@ -132,11 +167,16 @@
         var method = Plotly[step.method || "restyle"];
         Promise.resolve(method.apply(null, [gd].concat(args))).then(refresh);
       });
+      // the slider between its two end values, kept together on one line, so
+      // that a wrapped row never reads "p = 0.1 0.01"
+      var range = document.createElement("span");
+      range.className = "aukbook-slider-range";
+      range.appendChild(first);
+      range.appendChild(input);
+      range.appendChild(last);
       row.appendChild(label);
       row.appendChild(value);
-      row.appendChild(first);
-      row.appendChild(input);
-      row.appendChild(last);
+      row.appendChild(range);
       box.appendChild(row);
       return input;
     });
