@@ -126,7 +126,12 @@ def _submissions(aid, course, release, folder):
         honest[sid] = subs.honest_points(honest_kind, labels)
         kinds[sid] = kind
 
-    put("s001", subs.fill(rel, "s001"), "correct", "full")
+    correct = subs.fill(rel, "s001")
+    # saved from a conda environment in JupyterLab: an honest kernelspec the
+    # sanitizer once trimmed to an invalid one (nbgrader refused it: 0 points)
+    correct.metadata["kernelspec"] = {"display_name": "Python [conda env:aukbook]",
+                                      "language": "python", "name": "conda-env-aukbook-py"}
+    put("s001", correct, "correct", "full")
     put("s002", subs.fill(rel, "s002", blank=True), "blank", "form")
     honest["s002"] = 0
     attacks = list(subs.HOSTILE) if aid == FULL else list(subs.EVERY_CHAPTER)

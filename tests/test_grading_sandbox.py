@@ -145,6 +145,68 @@ def test_memory_bomb_stops_that_run_only(tmp_path):
     assert set(records) == {"before"}
 
 
+# memory that no process's resident set shows: each cell holds about three
+# times the test's limit (400 MB) and then waits
+HIDDEN_MEMORY = {
+    "memfd": "import os, time\nfds = []\nfor i in range(20):\n"
+             "    fd = os.memfd_create(f'hog{i}')\n"
+             "    for _ in range(5):\n        os.write(fd, b'x' * (12 << 20))\n"
+             "    fds.append(fd)\ntime.sleep(120)",
+    "memfd mapped, descriptor closed": (          # libc's mmap: Python's keeps a dup
+        "import ctypes, os, time\nlibc = ctypes.CDLL(None)\n"
+        "libc.mmap.restype = ctypes.c_void_p\n"
+        "libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, "
+        "ctypes.c_int, ctypes.c_int, ctypes.c_long]\n"
+        "for i in range(20):\n    fd = os.memfd_create(f'hog{i}')\n"
+        "    os.ftruncate(fd, 60 << 20)\n    addr = libc.mmap(None, 60 << 20, 3, 1, fd, 0)\n"
+        "    os.close(fd)\n    ctypes.memset(addr, 1, 60 << 20)\n"
+        "    libc.madvise(ctypes.c_void_p(addr), ctypes.c_size_t(60 << 20), 4)\n"
+        "time.sleep(120)"),
+    "SysV segments, detached": (
+        "import ctypes, time\nlibc = ctypes.CDLL(None)\n"
+        "libc.shmat.restype = ctypes.c_void_p\n"
+        "for i in range(20):\n    sid = libc.shmget(0, 60 << 20, 0o1600)\n"
+        "    addr = libc.shmat(sid, None, 0)\n    ctypes.memset(addr, 1, 60 << 20)\n"
+        "    libc.shmdt(ctypes.c_void_p(addr))\ntime.sleep(120)"),
+    "tmpfs files, deleted but open": (
+        "import os, time\nkeep = []\n"
+        "for top in ('/tmp', '/dev/shm', '.'):\n"
+        "    for i in range(20):\n        path = os.path.join(top, f'hog{i}')\n"
+        "        try:\n            fh = open(path, 'wb')\n"
+        "            fh.write(b'x' * (30 << 20))\n            fh.flush()\n"
+        "        except OSError:\n            break\n"
+        "        os.unlink(path)\n        keep.append(fh)\ntime.sleep(120)"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(HIDDEN_MEMORY))
+def test_memory_held_outside_resident_memory_counts_against_the_limit(tmp_path, how):
+    """A notebook held 6 GiB in memfd_create files (RSS does not show them) and
+    finished within its limit. Shared memory the sandbox holds (memfd, SysV,
+    tmpfs files) counts: the run is stopped as a memory bomb is."""
+    if how.startswith("SysV") and os.geteuid() != 0:
+        pytest.skip("unattached SysV segments are counted as root only")
+    outcome, records, _, _ = run(tmp_path, [remember("before", 1.0), HIDDEN_MEMORY[how],
+                                            remember("after", 2.0)],
+                                 memory=400 << 20, work_size=1 << 30, tmp_size=1 << 30)
+    assert outcome.status == "memory", outcome
+    assert outcome.peak_memory > 400 << 20
+    assert set(records) == {"before"}
+    assert left_behind() == []
+
+
+def test_an_honest_run_is_measured_about_as_before(tmp_path):
+    """What an ordinary notebook holds is not counted twice: a kernel with a
+    100 MB array and a 20 MB file in its working folder stays far below 400 MB."""
+    outcome, records, _, _ = run(tmp_path, [
+        "import numpy as np\nx = np.ones(100 << 17)\n"
+        "open('data.bin', 'wb').write(b'x' * (20 << 20))",
+        remember("after", 2.0)], memory=400 << 20)
+    assert outcome.status == "finished", outcome
+    assert set(records) == {"after"}
+    assert outcome.peak_memory < 380 << 20, outcome.peak_memory
+
+
 def test_fork_bomb_stops_that_run_only(tmp_path):
     outcome, records, _, _ = run(tmp_path, [
         remember("before", 1.0),

@@ -199,6 +199,101 @@ def test_a_hostile_notebook_is_stored_inert_and_stays_so(tmp_path):
     nbformat.validate(nbformat.read(str(path), as_version=4))
 
 
+KERNELSPECS = {
+    "conda": {"display_name": "Python [conda env:aukbook]", "language": "python",
+              "name": "conda-env-aukbook-py"},
+    "vscode venv": {"display_name": "Python 3.11 ('aukbook': venv)", "language": "python",
+                    "name": "python3"},
+    "pyenv": {"display_name": "Python 3.11.4 64-bit ('3.11.4': pyenv)", "language": "python",
+              "name": "pyenv-3.11.4"},
+    "ipykernel": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                  "name": "python3"},
+    "conda without display_name": {"language": "python", "name": "conda-env-aukbook-py"},
+    "markup": {"display_name": "<img src=x onerror=alert(1)>", "language": "python",
+               "name": "python3"},
+    "markup in the name": {"display_name": "Python 3", "name": "x\"><script>alert(1)</script>"},
+    "escaped markup": {"display_name": "&lt;b&gt; \"x\"", "name": "python3"},
+    "not a dict": "python3",
+    "missing": None,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KERNELSPECS))
+def test_any_kernelspec_leaves_a_valid_notebook_without_markup(tmp_path, kind):
+    """Conda's and VS Code's kernelspecs are honest: they were trimmed to an
+    invalid kernelspec (no display_name) and nbgrader refused the notebook
+    (0 points). The kernelspec kept is the student's when it is plain text,
+    else the course's; the file always validates."""
+    ks = KERNELSPECS[kind]
+    raw = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+        {"cell_type": "code", "id": "a1", "metadata": {}, "source": "x = 1",
+         "outputs": [], "execution_count": None}]}
+    if ks is not None:
+        raw["metadata"]["kernelspec"] = ks
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps(raw))
+    sanitize.sanitize_file(str(path))
+    nb = nbformat.read(str(path), as_version=4)
+    nbformat.validate(nb)
+    kept = nb.metadata.get("kernelspec")
+    if ks is None:
+        assert kept is None
+        return
+    assert set(kept) >= {"name", "display_name"}
+    assert all(isinstance(v, str) and not re.search(r"[<>&\"`]", v)
+               for v in kept.values()), kept
+    if kind in ("conda", "vscode venv", "pyenv", "ipykernel"):
+        assert kept == ks                                  # honest ones are kept
+    else:
+        assert kept == sanitize.COURSE_KERNELSPEC
+    assert sanitize.sanitize_notebook(nb) == []            # idempotent
+
+
+def test_other_metadata_the_sanitizer_rewrites_stays_valid(tmp_path):
+    """Old notebooks (format 4.4: no cell ids), a full language_info, duplicate
+    or missing cell ids, keys a cell type does not allow, a forged nbformat_minor
+    and negative execution counts: the sanitized file validates."""
+    def cell(kind, **extra):
+        c = {"cell_type": kind, "metadata": {}, "source": "text"}
+        if kind == "code":
+            c.update(outputs=[], execution_count=None)
+        c.update(extra)
+        return c
+    notebooks = {
+        "format 4.4": {"nbformat_minor": 4, "cells": [cell("code"), cell("markdown")]},
+        "format 4.2": {"nbformat_minor": 2, "cells": [cell("markdown")]},
+        "minor 99": {"nbformat_minor": 99, "cells": [cell("code", id="a")]},
+        "language_info": {"nbformat_minor": 5, "metadata": {"language_info": {
+            "name": "python", "version": "3.11.4", "mimetype": "text/x-python",
+            "codemirror_mode": {"name": "ipython", "version": 3},
+            "pygments_lexer": "ipython3", "file_extension": ".py"}},
+            "cells": [cell("code", id="a")]},
+        "duplicate ids": {"nbformat_minor": 5, "cells": [cell("code", id="x"),
+                                                         cell("markdown", id="x"),
+                                                         cell("code", id="bad id!")]},
+        "attachments on code": {"nbformat_minor": 5, "cells": [
+            cell("code", id="a", attachments={"a.png": {"image/png": "iVBORw0KGgo="}},
+                 extra="x"),
+            cell("markdown", id="b", attachments={"a.png": {"image/png": "iVBORw0KGgo="}}),
+            cell("raw", id="c", attachments={"a.png": {"image/png": "iVBORw0KGgo="}})]},
+        "negative count": {"nbformat_minor": 5, "cells": [
+            cell("code", id="a", execution_count=-100)]},
+        "extra top-level key": {"nbformat_minor": 5, "cells": [cell("code", id="a")],
+                                "worksheets": []},
+    }
+    for name, parts in notebooks.items():
+        raw = {"nbformat": 4, "metadata": {}, **parts}
+        path = tmp_path / f"{name}.ipynb"
+        path.write_text(json.dumps(raw))
+        sanitize.sanitize_file(str(path))
+        nb = nbformat.read(str(path), as_version=4)
+        nbformat.validate(nb)
+        ids = [c.id for c in nb.cells]
+        assert len(set(ids)) == len(ids) == len(raw["cells"]), name
+        if name == "language_info":
+            assert nb.metadata.language_info == {"name": "python"}
+
+
 # --- the pages ----------------------------------------------------------------------------
 
 def course_config(course):

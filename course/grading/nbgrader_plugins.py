@@ -530,6 +530,8 @@ class SandboxedExecute(NbGraderPreprocessor):
                                    f"({limits.cpu:.0f} s{basis})",
                        "time": f"it ran longer than allowed ({limits.wall:.0f} s{basis})",
                        "disk": "it wrote more than allowed",
+                       "open files": "it held more open files or memory mappings than "
+                                     "the grader can account for",
                        "crashed": "its run ended abnormally (the kernel's parent was killed?)",
                        }.get(status, status)
             report["attention"].append(f"stopped: {stopped}")

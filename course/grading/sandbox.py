@@ -17,10 +17,13 @@ inside bubblewrap (https://github.com/containers/bubblewrap, Debian package
 * when the grader runs as root, the notebook runs as an unprivileged user id
   (``setpriv``) with no capabilities and ``no_new_privs``; otherwise bubblewrap
   runs unprivileged in a user namespace;
-* resource limits: address space and file size per process, the number of
-  processes, and a watchdog in the grader (this module) that kills the whole
-  sandbox when its processes together use more resident memory, processes,
-  CPU time, wall time or output space than allowed.
+* resource limits: address space, file size and open files per process, the
+  number of processes, and a watchdog in the grader (this module) that kills
+  the whole sandbox when its processes together use more memory, processes,
+  CPU time, wall time or output space than allowed.  Memory is what the
+  sandbox holds, not only resident memory: shared memory that no RSS shows
+  (memfd_create files, POSIX and SysV shared memory, files in the sandbox's
+  tmpfs folders) counts too (see :class:`MemoryMeter`).
 
 When the sandbox ends, every process in it ends (PID namespace).  What comes
 out is data only (``out/records.jsonl``, ``out/executed.ipynb``,
@@ -65,9 +68,11 @@ class Limits:
     cpu: float = 600.0            # the whole notebook, CPU time of all its processes
     cell_cpu: float = 120.0       # one cell's CPU time before it is interrupted
     cell_wall: float = 600.0      # one cell's wall time before it is interrupted
-    memory: int = 4 << 30         # resident memory of all its processes together
+    memory: int = 4 << 30         # memory of all its processes together: resident
+    #                               memory plus shared memory (memfd, SysV, tmpfs files)
     address_space: int = 16 << 30  # virtual memory of one process (RLIMIT_AS)
     processes: int = 256          # processes and threads (RLIMIT_NPROC, watchdog)
+    open_files: int = 1024        # open files of one process (RLIMIT_NOFILE)
     file_size: int = 128 << 20    # one file (RLIMIT_FSIZE)
     work_size: int = 1 << 30      # the working folder (tmpfs)
     tmp_size: int = 256 << 20     # /tmp (tmpfs)
@@ -527,6 +532,7 @@ def _set_limits(limits, nproc):
         resource.setrlimit(resource.RLIMIT_FSIZE, (int(limits.file_size),) * 2)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (int(limits.open_files),) * 2)
         cpu = int(limits.cpu) + 30
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     return apply
@@ -562,6 +568,223 @@ def _folder_size(path, max_entries=4000):
             if stat.S_ISDIR(st.st_mode):
                 stack.append(entry.path)
             else:
+                total += st.st_blocks * 512
+    return total
+
+
+# --- memory the sandbox holds ----------------------------------------------------------
+#
+# Resident memory (RSS) does not show memory held in shared-memory files: a
+# notebook can write gigabytes into memfd_create files, a SysV segment or a
+# file in a tmpfs and keep only a descriptor (or nothing) while its RSS stays
+# small.  The meter counts, at each poll:
+#   * every process's private resident memory (VmRSS minus RssShmem);
+#   * every shared-memory object a process of the sandbox holds open or maps
+#     (memfd files, POSIX shm under /dev/shm, shared anonymous mappings,
+#     SysV segments), each object once (by device and inode), by the pages it
+#     holds (st_blocks);
+#   * with bubblewrap, what is used in the sandbox's own tmpfs mounts (its
+#     root, /tmp, /dev/shm and the working folder), read with statvfs through
+#     /proc/<pid>/root, which counts deleted files still open too;
+#   * as root, with bubblewrap, every SysV segment of the sandbox's IPC
+#     namespace (read from /proc/sysvipc/shm in a thread that joined that
+#     namespace), attached or not;
+#   * with the fallback (no namespaces), the files its user owns in the
+#     machine's tmpfs folders (/dev/shm, and /tmp when it is a tmpfs).
+# A mapping whose size cannot be read (/proc/<pid>/map_files needs root)
+# counts by its resident pages instead (RssShmem).  More descriptors and
+# mappings than SCAN_BUDGET in one poll stop the run ("open files"): the
+# meter could not count them in time.
+
+SCAN_BUDGET = 200_000
+SANDBOX_TMPFS = ("/", "/tmp", "/dev/shm", f"{INSIDE}/work")   # bubblewrap's tmpfs mounts
+_SHM_DEV = []
+
+
+def _shm_dev():
+    """The device of the kernel's internal tmpfs (memfd, SysV, shared anonymous)."""
+    if not _SHM_DEV:
+        fd = os.memfd_create("aukgrade-probe")
+        try:
+            _SHM_DEV.append(os.fstat(fd).st_dev)
+        finally:
+            os.close(fd)
+    return _SHM_DEV[0]
+
+
+def _status_kb(pid):
+    """VmRSS and RssShmem of ``pid`` in bytes (None when it is gone)."""
+    rss = shmem = 0
+    try:
+        with open(f"/proc/{pid}/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmRSS:"):
+                    rss = int(line.split()[1]) * 1024
+                elif line.startswith(b"RssShmem:"):
+                    shmem = int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return rss, shmem
+
+
+def _sysv_in_namespace(ns_pid):
+    """Bytes held by the SysV shared memory segments of the IPC namespace of
+    ``ns_pid`` (None when it cannot be read: not root, or gone)."""
+    import ctypes
+    import threading
+    result = []
+
+    def look():
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = os.open(f"/proc/{ns_pid}/ns/ipc", os.O_RDONLY)
+            try:
+                if libc.setns(fd, 0x08000000) != 0:           # CLONE_NEWIPC
+                    return
+            finally:
+                os.close(fd)
+            with open("/proc/sysvipc/shm", encoding="ascii") as fh:
+                head = fh.readline().split()
+                rss, swap = head.index("rss"), head.index("swap")
+                total = 0
+                for line in fh:
+                    parts = line.split()
+                    total += int(parts[rss]) + int(parts[swap])
+            result.append(total)
+        except (OSError, ValueError, IndexError):
+            pass
+
+    thread = threading.Thread(target=look, daemon=True)   # this thread only joins it
+    thread.start()
+    thread.join(5)
+    return result[0] if result else None
+
+
+def _tmpfs_mounts():
+    out = set()
+    try:
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                parts = line.split()
+                if len(parts) > 2 and parts[2] == "tmpfs":
+                    out.add(parts[1])
+    except OSError:
+        pass
+    return out
+
+
+class MemoryMeter:
+    """What a sandbox's processes hold in memory together (see above)."""
+
+    def __init__(self, fallback_uid=None):
+        self.fallback_uid = fallback_uid
+        self.too_many = False           # more descriptors/mappings than SCAN_BUDGET
+        self._shared_files = 0          # the fallback's files in tmpfs, read each second
+        self._last_walk = 0.0
+        self._sysv_ok = _as_root()
+        tmpfs = _tmpfs_mounts()
+        self._host_tmpfs = [p for p in ("/dev/shm", "/tmp") if p in tmpfs]
+
+    @staticmethod
+    def _own_root(pid):
+        """Whether ``pid`` already sees the sandbox's root (bubblewrap sets it up
+        after the PID namespace exists: until then /proc/<pid>/root is the
+        machine's, whose /tmp is no memory of the sandbox)."""
+        try:
+            return os.stat(f"/proc/{pid}/root").st_dev != os.stat("/").st_dev
+        except OSError:
+            return False
+
+    def measure(self, processes, ns_pid=None):
+        shm_dev = _shm_dev()
+        shm_tag = f"{os.major(shm_dev):02x}:{os.minor(shm_dev):02x}"
+        total, entries, objects = 0, 0, {}
+        mounts = {}
+        if ns_pid is not None and self._own_root(ns_pid):    # the sandbox's own tmpfs
+            for mnt in SANDBOX_TMPFS:
+                path = f"/proc/{ns_pid}/root{mnt}"
+                try:
+                    dev = os.stat(path).st_dev
+                    vfs = os.statvfs(path)
+                except OSError:
+                    continue
+                mounts.setdefault(dev, (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize)
+            total += sum(mounts.values())
+        sysv = _sysv_in_namespace(ns_pid) if ns_pid is not None and self._sysv_ok else None
+        if sysv is not None:
+            total += sysv
+        for p in processes:
+            pid = p.pid if hasattr(p, "pid") else p
+            status = _status_kb(pid)
+            if status is None:
+                continue
+            rss, shmem = status
+            total += max(rss - shmem, 0)
+            unsized = False
+            try:
+                fds = os.listdir(f"/proc/{pid}/fd")
+            except OSError:
+                fds = []
+            entries += len(fds)
+            for name in fds:
+                try:
+                    st = os.stat(f"/proc/{pid}/fd/{name}")
+                except OSError:
+                    continue
+                if st.st_dev == shm_dev and stat.S_ISREG(st.st_mode):
+                    objects[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+            try:
+                with open(f"/proc/{pid}/maps", "rb") as fh:
+                    for line in fh:
+                        entries += 1
+                        if entries > SCAN_BUDGET:
+                            self.too_many = True
+                            return total + sum(objects.values())
+                        parts = line.split(None, 5)
+                        if len(parts) < 6 or parts[3].decode() != shm_tag:
+                            continue
+                        name = parts[5].strip()
+                        key = ("sysv" if name.startswith(b"/SYSV") else shm_dev,
+                               int(parts[4]))
+                        if key in objects or (key[0] == "sysv" and sysv is not None):
+                            continue
+                        try:
+                            st = os.stat(f"/proc/{pid}/map_files/{parts[0].decode()}")
+                            objects[key] = st.st_blocks * 512
+                        except (OSError, ValueError):
+                            unsized = True
+            except OSError:
+                pass
+            if unsized:                 # its mapped shared pages, counted as resident
+                total += shmem
+        total += sum(objects.values())
+        if self.fallback_uid is not None and self._host_tmpfs:
+            now = time.monotonic()
+            if now - self._last_walk > 1.0:
+                self._last_walk = now
+                self._shared_files = sum(_owned_bytes(place, self.fallback_uid)
+                                         for place in self._host_tmpfs)
+            total += self._shared_files
+        return total
+
+
+def _owned_bytes(path, uid, max_entries=20000):
+    """Bytes of the files user ``uid`` owns under ``path`` (symlinks not followed)."""
+    total, seen, stack = 0, 0, [path]
+    while stack and seen < max_entries:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                stack.append(entry.path)
+            elif st.st_uid == uid:
                 total += st.st_blocks * 512
     return total
 
@@ -619,6 +842,8 @@ def run(job, limits=None, slot=0, log_path=None):
     top = psutil.Process(proc.pid)
     ours = _pid_namespace(os.getpid())
     namespace = None                 # the sandbox's PID namespace, once seen
+    ns_pid = None                    # a process in it (its mounts, its IPC namespace)
+    meter = MemoryMeter(uid if BACKEND["name"] == "user" else None)
     last_disk = 0.0
     while True:
         try:
@@ -636,12 +861,15 @@ def run(job, limits=None, slot=0, log_path=None):
             for p in tree[1:]:
                 found = _pid_namespace(p.pid)
                 if found and found != ours:
-                    namespace = found
+                    namespace, ns_pid = found, p.pid
                     break
+        if ns_pid is not None and _pid_namespace(ns_pid) != namespace:   # it ended
+            ns_pid = next((p.pid for p in tree[1:] if _pid_namespace(p.pid) == namespace),
+                          None)
+        mem = meter.measure(tree, ns_pid)
         for p in tree:
             try:
                 with p.oneshot():
-                    mem += p.memory_info().rss
                     n += p.num_threads()
                     t = p.cpu_times()
                     cpu_seen[p.pid] = t.user + t.system
@@ -652,6 +880,8 @@ def run(job, limits=None, slot=0, log_path=None):
         reason = None
         if mem > limits.memory:
             reason = "memory"
+        elif meter.too_many:
+            reason = "open files"
         elif n > limits.processes:
             reason = "processes"
         elif sum(cpu_seen.values()) > limits.cpu:

@@ -48,8 +48,13 @@ What survives:
   an image.  JavaScript, SVG, LaTeX, widget and every other output type is
   dropped.
 * **Metadata**: a cell keeps only nbgrader's metadata (well-formed) and its
-  tags (plain words); the notebook keeps only its kernel's name and
-  language.  Execution counts are integers.
+  tags (plain words); the notebook keeps only its kernelspec (name, display
+  name, language: the student's when it is plain text, e.g. conda's
+  ``Python [conda env:aukbook]``, else the course's ``python3``, so that it
+  is never left without the ``display_name`` the format requires) and its
+  language's name.  Execution counts are non-negative integers or none.
+  What is written stays a valid notebook (format 4.5: every cell has a
+  unique id, a cell only the keys of its type).
 """
 
 import base64
@@ -464,15 +469,49 @@ def sanitize_outputs(outputs):
     return out
 
 
+# the kernel the grader runs every notebook with (runner.py: kernel_name="python3")
+COURSE_KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                     "language": "python"}
+_KERNEL_NAME = re.compile(r"[A-Za-z0-9._\-]{1,64}")        # Jupyter's kernel names
+# a display name is plain text: conda's "Python [conda env:aukbook]" and VS Code's
+# "Python 3.11 ('aukbook': venv)" are, "<b>", "&lt;" or a quote mark are not
+_KERNEL_TEXT = re.compile(r"[\w .,+\-()\[\]:'@/=#]{1,100}")
+_CELL_KEYS = {"code": ("cell_type", "id", "metadata", "source", "outputs",
+                       "execution_count"),
+              "markdown": ("cell_type", "id", "metadata", "source", "attachments")}
+
+
+def safe_kernelspec(ks):
+    """The notebook's kernelspec as kept: the student's own when it is valid
+    (a ``name`` and a ``display_name``) and plain text, else the course's
+    (:data:`COURSE_KERNELSPEC`); never one the notebook format rejects (a
+    kernelspec without ``display_name`` made nbgrader refuse the notebook).
+    The grader runs its own kernel whatever the notebook names."""
+    if not (isinstance(ks, dict) and isinstance(ks.get("name"), str)
+            and isinstance(ks.get("display_name"), str)
+            and _KERNEL_NAME.fullmatch(ks["name"])
+            and _KERNEL_TEXT.fullmatch(ks["display_name"])
+            and _KERNEL_TEXT.fullmatch(ks["display_name"].strip())
+            and isinstance(ks.get("language", ""), str)):
+        return dict(COURSE_KERNELSPEC)
+    out = {"name": ks["name"], "display_name": ks["display_name"]}
+    if isinstance(ks.get("language"), str) and _WORD.fullmatch(ks["language"]):
+        out["language"] = ks["language"]
+    return out
+
+
 def sanitize_notebook(nb):
     """Make the notebook ``nb`` (an nbformat NotebookNode, version 4) inert, in
     place; returns what was changed, one line a change."""
     import nbformat
     changes = []
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
+    if any(not isinstance(c, dict) for c in cells):
+        changes.append("entries of the cell list that are not cells dropped")
+        cells[:] = [c for c in cells if isinstance(c, dict)]
+    nb["cells"] = cells
+    ids = set()
     for i, cell in enumerate(cells):
-        if not isinstance(cell, dict):
-            continue
         kind = cell.get("cell_type")
         md = _safe_cell_metadata(cell.get("metadata"))
         # (other metadata, e.g. the release's own "execution" or "mystnb", goes quietly)
@@ -480,8 +519,14 @@ def sanitize_notebook(nb):
                 md.get("tags") != (cell.get("metadata") or {}).get("tags"):
             changes.append(f"cell {i}: nbgrader metadata or tags trimmed")
         cell["metadata"] = nbformat.from_dict(md)
-        if not (isinstance(cell.get("id"), str) and _WORD.fullmatch(cell["id"])):
+        # every cell has a unique id of the notebook format 4.5 (nbformat_minor is
+        # raised to 5 below: an older notebook gets ids, which 4.4 would forbid)
+        if not (isinstance(cell.get("id"), str) and _WORD.fullmatch(cell["id"])) or \
+                cell["id"] in ids:
             cell["id"] = uuid.uuid4().hex[:8]
+            while cell["id"] in ids:
+                cell["id"] = uuid.uuid4().hex[:8]
+        ids.add(cell["id"])
         if kind == "markdown":
             old = _text(cell.get("source", ""))
             attachments = safe_attachments(cell.get("attachments"))
@@ -505,7 +550,7 @@ def sanitize_notebook(nb):
                 changes.append(f"cell {i}: outputs other than text and images dropped")
             cell["outputs"] = outputs
             count = cell.get("execution_count")
-            cell["execution_count"] = count if type(count) is int else None
+            cell["execution_count"] = count if type(count) is int and count >= 0 else None
         else:                                 # raw (pasted into the page as HTML) or unknown
             source = _text(cell.get("source", ""))
             new = nbformat.v4.new_markdown_cell(
@@ -513,19 +558,34 @@ def sanitize_notebook(nb):
             new["metadata"] = cell["metadata"]
             cells[i] = new
             changes.append(f"cell {i}: {kind} cell shown as text")
+        # only the keys the format allows a cell of its type (an unknown key, or
+        # attachments on a code cell, would make the notebook invalid)
+        allowed = _CELL_KEYS.get(cells[i].get("cell_type"), ())
+        for key in [k for k in cells[i] if k not in allowed]:
+            del cells[i][key]
     meta = nb.get("metadata") if isinstance(nb.get("metadata"), dict) else {}
     keep = {}
     ks = meta.get("kernelspec")
-    if isinstance(ks, dict):
-        keep["kernelspec"] = {k: ks[k] for k in ("name", "display_name", "language")
-                              if isinstance(ks.get(k), str) and
-                              re.fullmatch(r"[\w .+\-()]{0,100}", ks[k])}
+    if ks is not None:
+        kernel = safe_kernelspec(ks)
+        if kernel == COURSE_KERNELSPEC and ks != COURSE_KERNELSPEC:
+            changes.append("kernelspec replaced with the course's own (python3)")
+        elif kernel != ks:
+            changes.append("kernelspec trimmed to its name, display name and language")
+        keep["kernelspec"] = kernel
     li = meta.get("language_info")
     if isinstance(li, dict) and isinstance(li.get("name"), str) and _WORD.fullmatch(li["name"]):
         keep["language_info"] = {"name": li["name"]}
     if set(meta) - {"kernelspec", "language_info"}:
         changes.append("notebook metadata trimmed: "
                        + ", ".join(sorted(set(meta) - {"kernelspec", "language_info"}))[:200])
+    minor = nb.get("nbformat_minor")
+    if type(minor) is not int or not 5 <= minor <= nbformat.v4.nbformat_minor:
+        nb["nbformat_minor"] = nbformat.v4.nbformat_minor
+    nb["nbformat"] = 4
+    for key in [k for k in nb if k not in ("nbformat", "nbformat_minor", "metadata",
+                                           "cells")]:
+        del nb[key]
     nb["metadata"] = nbformat.from_dict(keep)
     return changes
 
