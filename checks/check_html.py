@@ -327,6 +327,27 @@ CUT_OFF = r"""(() => {
 })()"""
 
 
+# The folded parts of a page (hidden code: <details>; solutions: the
+# admonitions sphinx-togglebutton folds, opened by their button), opened and
+# closed again around the second look of the 390 px check.
+OPEN_FOLDED = r"""(() => {
+  let n = 0;
+  document.querySelectorAll('.bd-article details:not([open])').forEach(d => {
+    d.open = true; d.dataset.aukbookOpened = '1'; n++; });
+  document.querySelectorAll('.bd-article .toggle.toggle-hidden').forEach(e => {
+    const btn = e.querySelector('button.toggle-button');
+    if (btn) { btn.click(); e.dataset.aukbookOpened = '1'; n++; } });
+  return n;
+})()"""
+CLOSE_FOLDED = r"""(() => {
+  document.querySelectorAll('.bd-article [data-aukbook-opened]').forEach(e => {
+    if (e.tagName.toLowerCase() === 'details') e.open = false;
+    else { const btn = e.querySelector('button.toggle-button'); if (btn) btn.click(); }
+    delete e.dataset.aukbookOpened; });
+  return 1;
+})()"""
+
+
 def check_narrow(b, path, shots, redraw=0.6):
     """At a phone's width the page does not scroll sideways and no figure text is cut off.
 
@@ -348,6 +369,16 @@ def check_narrow(b, path, shots, redraw=0.6):
     if overlap:
         problems.append(f"at {NARROW[0]} px wide, labels overlap in a figure: {'; '.join(overlap[:5])}")
     problems += [f"at {NARROW[0]} px wide, {p}" for p in b.evaluate(CUT_OFF)]
+    # the folded solutions and code, opened as a reader opens them: inside the
+    # dropdown's box a formula has less room than the closed page measures
+    opened = b.evaluate(OPEN_FOLDED)
+    if opened:
+        b.pump(0.2)
+        seen = set(problems)
+        problems += [q for q in (f"at {NARROW[0]} px wide, with the folded parts open, {p}"
+                                 for p in b.evaluate(CUT_OFF)) if q.replace(
+                                     ", with the folded parts open", "") not in seen]
+        b.evaluate(CLOSE_FOLDED)
     if shots:
         name = os.path.splitext(os.path.basename(path))[0] + f"-{NARROW[0]}.png"
         b.screenshot(os.path.join(shots, name))
