@@ -94,7 +94,11 @@ def test_repository_configured_once():
 # -- the checker on pages with one fault each ---------------------------------------
 needs_chromium = pytest.mark.skipif(chromium() is None, reason="Debian's chromium is not installed")
 
-PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">{head}</head>
+# the book's pages name the device's width as their layout width (a phone
+# without it lays a page out 980 px wide and shrinks it); the 390 px check
+# emulates a phone
+PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">{head}</head>
 <body><p>A page.</p>{body}</body></html>"""
 
 
@@ -368,3 +372,54 @@ def test_readable_width_keeps_ten_point_text_at_nine_pixels(tmp_path):
     assert width == 1000 and abs(dpi - 100) < 0.01
     # 10 pt at 100 dpi is 13.9 px; 9 px needs 9/13.9 of the 1000 px
     assert book_html.readable_width(tmp_path / "f.png") == round(1000 * 9 / (10 * 100 / 72))
+
+
+INLINE = ('<div class="bd-article"><p>so that <span class="math"><mjx-container>'
+          '<mjx-math style="display:inline-block; width:{w}px; height:10px">x</mjx-math>'
+          '</mjx-container></span> holds.</p></div>')
+
+
+@needs_chromium
+def test_narrow_check_reports_an_inline_formula_wider_than_a_phone_even_when_folded(
+        browser, tmp_path):
+    """An inline formula wider than the screen hides its end (issue 37's
+    reader could not see "= 0.505"): it must fit, on the page and inside a
+    folded part opened as a reader opens it; one that fits passes."""
+    from check_html import check_narrow
+    fix = open(os.path.join(ROOT, "_static", "a11y.css"), encoding="utf-8").read()
+    # the theme's inline formula: a box no wider than the column
+    head = f"<style>span.math {{ display: inline-block; max-width: 100%; }}{fix}</style>"
+    browser.visit("file://" + page(tmp_path, "in-ok.html", head=head, body=INLINE.format(w=200)))
+    assert check_narrow(browser, "in-ok.html", None, redraw=0) == []
+    browser.visit("file://" + page(tmp_path, "in-wide.html", head=head,
+                                   body=INLINE.format(w=500)))
+    problems = check_narrow(browser, "in-wide.html", None, redraw=0)
+    assert any("inline formula 1" in p and "wider than the screen" in p for p in problems), problems
+    # a solution as sphinx-togglebutton folds it: hidden until its button is pressed
+    toggle = ("<style>.toggle-hidden > :not(.admonition-title) { display: none; }</style>"
+              "<script>function flip(b) { b.closest('.toggle').classList.toggle('toggle-hidden'); }"
+              "</script>")
+    folded = ('<div class="bd-article"><div class="solution admonition toggle toggle-hidden">'
+              '<p class="admonition-title">Solution <button class="toggle-button" '
+              'onclick="flip(this)">show</button></p>' + INLINE.format(w=500) + '</div></div>')
+    browser.visit("file://" + page(tmp_path, "in-folded.html", head=head + toggle, body=folded))
+    problems = check_narrow(browser, "in-folded.html", None, redraw=0)
+    assert any("with the folded parts open" in p and "inline formula" in p for p in problems), \
+        problems
+    assert browser.evaluate("document.querySelector('.toggle').classList.contains('toggle-hidden')")
+
+
+@needs_chromium
+def test_printed_results_wrap_on_a_phone_instead_of_scrolling(browser, tmp_path):
+    from check_html import check_narrow
+    fix = open(os.path.join(ROOT, "_static", "a11y.css"), encoding="utf-8").read()
+    out = ('<div class="bd-article"><div class="cell_output"><div class="output stream">'
+           '<pre>' + "AUK 0.189, 95% interval [0.159, 0.210], standard error 0.013 " * 3
+           + '</pre></div></div></div>')
+    theme = "<style>pre { overflow-x: auto; }</style>"     # the theme's code and output boxes
+    browser.visit("file://" + page(tmp_path, "out.html", head=theme, body=out))
+    assert any("scrolls sideways with no cue" in p
+               for p in check_narrow(browser, "out.html", None, redraw=0))
+    browser.visit("file://" + page(tmp_path, "out-wraps.html",
+                                   head=theme + f"<style>{fix}</style>", body=out))
+    assert check_narrow(browser, "out-wraps.html", None, redraw=0) == []
