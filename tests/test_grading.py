@@ -741,6 +741,51 @@ def test_a_same_name_upload_with_another_lms_id_is_never_credited(real, impostor
     assert lms.match_file(f"boann_5_5_{NB}", roster, {NB}).student_id == "s010"
 
 
+def test_a_moodle_full_name_holding_another_participants_suffix_takes_nothing_of_theirs():
+    """A Moodle participant (100077) who names themselves
+    "Smith_100010_assignsubmission_file_" makes Moodle write their folder as
+    "Jane Smith_100010_assignsubmission_file__100077_assignsubmission_file_"
+    (second instructor's attack A: it replaced Jane's file, unflagged).  A
+    folder's suffix is its end, Moodle's: the upload is 100077's.  A flat file
+    with two suffixes cannot be told apart: credited to no one, and the
+    student it names is flagged."""
+    import lms
+
+    roster = lms.Roster([lms.Student("s010", "Jane Smith", ("100010",)),
+                         lms.Student("s077", "Mal Doer", ("100077",))])
+    real = f"Jane Smith_100010_assignsubmission_file_/{NB}"
+    forged = f"Jane Smith_100010_assignsubmission_file__100077_assignsubmission_file_/{NB}"
+    mine, theirs = lms.match_file(real, roster, {NB}), lms.match_file(forged, roster, {NB})
+    assert mine.student_id == "s010" and theirs.owner == theirs.student_id == "s077", theirs
+    best, superseded = lms.choose([mine, theirs])
+    assert best[("s010", NB)].path == real and best[("s077", NB)].path == forged
+    assert superseded == []
+    flat = lms.match_file(forged.replace("/", ""), roster, {NB})
+    assert flat.student_id is None and flat.owner is None and flat.named_like == "s010", flat
+    assert "more than one Moodle participant" in flat.how
+    # not on the roster at all: still never Jane's
+    other = lms.Roster([lms.Student("s010", "Jane Smith", ("100010",))])
+    assert lms.match_file(forged, other, {NB}).student_id is None
+
+
+def test_files_of_two_lms_accounts_matched_by_name_flag_the_student():
+    """A roster without LMS ids matches by name: two Moodle participants both
+    called John Smith (100009 and 999999) both match s009; the newer file is
+    taken and the student is flagged with both accounts, never silently."""
+    import lms
+
+    roster = lms.Roster([lms.Student("s009", "John Smith", ())])
+    a = lms.match_file(f"John Smith_100009_assignsubmission_file_/{NB}", roster, {NB})
+    b = lms.match_file(f"John Smith_999999_assignsubmission_file_/{NB}", roster, {NB})
+    assert a.student_id == b.student_id == "s009"
+    best, superseded = lms.choose([a, b])
+    assert lms.two_accounts(best, superseded) == {"s009": ["100009", "999999"]}
+    # one account, two copies: nothing to flag
+    c = lms.match_file(f"John Smith_100009_assignsubmission_file_/{NB[:-6]} (1).ipynb",
+                       roster, {NB})
+    assert lms.two_accounts(*lms.choose([a, c])) == {}
+
+
 # --- archives inside archives --------------------------------------------------------------
 
 def _extractor(**limits):

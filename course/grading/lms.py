@@ -60,6 +60,7 @@ import unicodedata
 
 MOODLE = re.compile(r"^(?P<name>.+?)_(?P<lms>\d+)_assign(?:submission|feedback)_"
                     r"(?:file|onlinetext)_(?P<rest>.*)$")
+MOODLE_INFIX = re.compile(r"_(?P<lms>\d+)_assign(?:submission|feedback)_(?:file|onlinetext)_")
 # a login is letters and digits of any script (Canvas strips the rest)
 CANVAS = re.compile(r"^(?P<login>[^\W_]+?)(?P<late>_(?i:late))?_(?P<lms>\d+)_(?P<sub>\d+)_"
                     r"(?P<rest>.+)$")
@@ -185,6 +186,7 @@ class Match:
     order: int = 0             # the LMS's own file id (Canvas), higher: newer
     canvas_id: str = None      # the Canvas user id of a Canvas upload
     named_like: str = None     # not credited: named like this student, without their LMS id
+    lms_id: str = None         # the LMS account (Moodle participant, Canvas user) it came from
 
 
 def read_students(path):
@@ -258,6 +260,7 @@ class _Upload:
     copy: int = 0
     canvas_id: str = None
     named_like: str = None     # the student its name alone matches, whose LMS id it lacks
+    lms_id: str = None         # the LMS account it came from (Moodle, Canvas)
 
 
 def _described(head, by):
@@ -266,9 +269,10 @@ def _described(head, by):
     return head + ")" + by if by.startswith(":") else head + by + ")"
 
 
-def _lms_name(name, roster):
-    """The LMS upload ``name`` is named as (its FIRST LMS prefix: what follows
-    is the student's own choice), or None."""
+def _lms_name(name, roster, is_file=True):
+    """The LMS upload ``name`` (a file's, or a folder's when not ``is_file``)
+    is named as (its FIRST LMS prefix: what follows is the student's own
+    choice; for Moodle, see below), or None."""
     name = unicodedata.normalize("NFC", name)
     found = []
     for kind, pattern, end in (("Moodle", MOODLE, "rest"), ("Canvas", CANVAS, "rest"),
@@ -280,16 +284,38 @@ def _lms_name(name, roster):
         return None
     _, kind, m = min(found, key=lambda f: f[0])
     if kind == "Moodle":
+        # Moodle writes "<full name>_<participant>_assignsubmission_file_", then
+        # (flat) the file's own name; a participant may give themselves a full
+        # name that holds another participant's suffix.  A folder's suffix is
+        # its end; a flat file with two suffixes cannot be told apart.
+        infixes = list(MOODLE_INFIX.finditer(name))
+        if len(infixes) > 1:
+            last = infixes[-1]
+            if not is_file and last.end() == len(name):
+                full, lms_id = name[:last.start()], last.group("lms")
+                sid, by, like = _who(roster, lms_id, full, by_name=False)
+                return _Upload(sid, _described(
+                    f"Moodle ({full}, participant {lms_id}; its name holds another "
+                    "participant's suffix, so only the last one, Moodle's, counts", by),
+                    rest="", named_like=like, lms_id=lms_id)
+            ids = [i.group("lms") for i in infixes]
+            named = next((roster.by_lms(i) for i in ids if roster.by_lms(i)), None) \
+                if roster else None
+            return _Upload(None, f"Moodle (participants {', '.join(ids)}): the name holds "
+                           "more than one Moodle participant's suffix, so whose upload it "
+                           "is cannot be told; not credited to anyone, not graded",
+                           rest=None, named_like=named)
         sid, by, like = _who(roster, m.group("lms"), m.group("name"))
         return _Upload(sid, _described(f"Moodle ({m.group('name')}, participant "
                                        f"{m.group('lms')}", by),
-                       rest=m.group("rest"), named_like=like)
+                       rest=m.group("rest"), named_like=like, lms_id=m.group("lms"))
     if kind == "Canvas":
         sid, by, like = _who(roster, m.group("lms"), m.group("login"))
         return _Upload(sid, _described(f"Canvas ({m.group('login')}, user {m.group('lms')}",
                                        by),
                        rest=m.group("rest"), late=bool(m.group("late")),
-                       order=int(m.group("sub")), canvas_id=m.group("lms"), named_like=like)
+                       order=int(m.group("sub")), canvas_id=m.group("lms"), named_like=like,
+                       lms_id=m.group("lms"))
     pieces = m.group("prefix").split("_")
     # the username is the end of the prefix (after the assignment's name), and
     # may hold underscores
@@ -316,7 +342,7 @@ def _upload(component, is_file, roster, top):
     """The upload whose name ``component`` is (an LMS name, or a folder named
     for a student), or None: a container, or a loose file."""
     name, copy = (component, 0) if is_file else _folder_name(component)
-    up = _lms_name(name, roster)
+    up = _lms_name(name, roster, is_file)
     if up is not None:
         up.copy = copy
         return up
@@ -339,7 +365,7 @@ def _claim(name, is_file, roster):
     names: (student id or None, how), or None when it names no one."""
     if not is_file:
         name = _folder_name(name)[0]
-    up = _lms_name(name, roster)
+    up = _lms_name(name, roster, is_file)
     if up is not None:            # named like a student, with another LMS id: a claim too
         return up.student_id or up.named_like, up
     if not is_file and roster and roster.by_id(name):
@@ -380,6 +406,7 @@ def match_file(relpath, roster, released):
     result.owner = up.student_id
     result.late, result.timestamp, result.order = up.late, up.timestamp, up.order
     result.canvas_id = up.canvas_id
+    result.lms_id = up.lms_id
     if up.student_id is None:
         result.named_like = up.named_like
         result.how = up.how if up.how.endswith("matches") or up.named_like else \
@@ -418,7 +445,7 @@ def uploader(relpath, roster):
     return match_file(relpath.rstrip("/") + "/.", roster, set()).owner
 
 
-def _who(roster, lms_id, name):
+def _who(roster, lms_id, name, by_name=True):
     """The roster's student with this LMS id, else the one student with this
     name -- if the roster gives them no LMS id: a student whose row has LMS
     ids is never matched by name to an upload with another one (anyone can
@@ -428,6 +455,8 @@ def _who(roster, lms_id, name):
     sid = roster.by_lms(lms_id)
     if sid:
         return sid, "", None
+    if not by_name:
+        return None, "", None
     sid = roster.by_name(name)
     if sid is None:
         return None, "", None
@@ -439,10 +468,23 @@ def _who(roster, lms_id, name):
     return sid, ", matched by name: the roster gives this student no LMS id", None
 
 
+def two_accounts(best, superseded):
+    """{student: the LMS ids} of each student whose chosen file and a file it
+    superseded came from two LMS accounts: matched by name (a roster row
+    without LMS ids), one of them may be somebody else's; flag, never decide
+    silently."""
+    out = {}
+    for m in list(best.values()) + list(superseded):
+        if m.student_id and m.lms_id:
+            out.setdefault(m.student_id, set()).add(m.lms_id)
+    return {sid: sorted(ids) for sid, ids in out.items() if len(ids) > 1}
+
+
 def choose(matches):
     """One file per (student, notebook), among the files of that student's own
     uploads only: the newest (LMS time stamp, then the LMS's file id, then the
-    copy number); the others are returned as superseded."""
+    copy number); the others are returned as superseded (``two_accounts``
+    names a student whose files came from two LMS accounts)."""
     best, superseded = {}, []
 
     def rank(m):

@@ -1054,6 +1054,13 @@ class LmsCollector(FileNameCollectorPlugin):
                 f"{upload} is named like them, but its LMS id is not theirs on the roster: "
                 "not graded, not credited to them (someone else's upload, or a wrong "
                 "lms_id in the roster)")
+        # matched by name from two LMS accounts (a roster row without LMS
+        # ids): one of them may be an impostor's; the newer was taken, flagged
+        for sid, ids in sorted(lms.two_accounts(best, superseded).items()):
+            attention.setdefault(sid, []).append(
+                f"files from {len(ids)} LMS accounts ({', '.join(ids)}) match them by name; "
+                "the newest was graded: check that it is theirs, and give the roster their "
+                "lms_id")
         notes_path = _collect_notes_path(app)
         skipped = broken = []
         if os.path.exists(notes_path):
