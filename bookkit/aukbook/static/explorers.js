@@ -92,7 +92,7 @@
       layout["xaxis2.domain"] = narrow ? [0, 1] : panels.x2;
       layout["yaxis.domain"] = narrow ? top : panels.y;
       layout["yaxis2.domain"] = narrow ? bottom : panels.y2;
-      layout.height = narrow ? Math.round(panels.height * 1.7) : panels.height;
+      layout.height = narrow ? Math.round(panels.height * 1.4) : panels.height;
       panels.titles.forEach(function (t, k) {      // the panels' titles follow them
         if (!t) return;
         var first = t.x < (panels.x[1] + panels.x2[0]) / 2;
