@@ -39,6 +39,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import lms  # noqa: E402
+import stored  # noqa: E402
 import sandbox  # noqa: E402
 import sanitize  # noqa: E402
 
@@ -223,15 +224,6 @@ def graded_files_path(course, aid):
     return os.path.join(course, "reports", f"{aid}-graded-files.json")
 
 
-def _read_json(path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
 def submitted_hashes(course, aid, sid):
     """{notebook path: sha256} of a student's collected notebooks."""
     import hashlib
@@ -251,7 +243,7 @@ def changed_submissions(course, aid, students):
     (changed: their collected notebooks differ from the ones graded, so
     nbgrader, which keeps an autograded submission, would keep a stale mark;
     unknown: graded before this kit recorded what it graded)."""
-    record = _read_json(graded_files_path(course, aid))
+    record = stored.read(graded_files_path(course, aid))
     changed, unknown = [], []
     for sid in sorted(set(students)):
         if not os.path.isdir(os.path.join(course, "autograded", sid, aid)):
@@ -267,7 +259,7 @@ def record_graded(course, aid, graded, failed=()):
     """Remember the notebooks ``graded`` were autograded from (and forget
     those of ``failed``: they are to be graded again)."""
     path = graded_files_path(course, aid)
-    record = _read_json(path)
+    record = stored.read(path)
     for sid in graded:
         if os.path.isdir(os.path.join(course, "autograded", sid, aid)):
             record[sid] = submitted_hashes(course, aid, sid)
@@ -306,7 +298,7 @@ def hand_marked(course, aid, students):
 def note_attention(course, aid, sid, reason):
     """Add a reason for attention to a student's grading report (once)."""
     path = os.path.join(course, "reports", aid, f"{sid}.json")
-    data = _read_json(path)
+    data = stored.read(path)
     attention = [a for a in data.get("attention", []) if isinstance(a, str)]
     if reason not in attention:
         attention.append(reason)

@@ -47,12 +47,13 @@ from nbgrader.plugins import ExportPlugin, ExtractorPlugin, FileNameCollectorPlu
 from nbgrader.preprocessors import NbGraderPreprocessor, OverwriteCells
 
 try:                                     # imported by nbgrader as grading.nbgrader_plugins
-    from . import judge, lms, sandbox, sanitize
+    from . import judge, lms, sandbox, sanitize, stored
 except ImportError:                      # or as a script's neighbour
     import judge
     import lms
     import sandbox
     import sanitize
+    import stored
 
 from aukbook.checks import CHECKS
 
@@ -970,15 +971,6 @@ def _students_notes_path(course_root, aid):
     return os.path.join(course_root, "reports", aid, "collect-students.json")
 
 
-def _read_json(path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
 def _append_collect_notes(app, notes):
     path = _collect_notes_path(app)
     old = {}
@@ -1104,7 +1096,7 @@ class LmsCollector(FileNameCollectorPlugin):
             "attention": attention})
         # per student, kept across runs: a later run that collects nothing of a
         # student leaves what the earlier one found
-        students = _read_json(_students_notes_path(app.coursedir.root,
+        students = stored.read(_students_notes_path(app.coursedir.root,
                                                    app.coursedir.assignment_id))
         touched = {m.student_id for m in best.values()} | set(attention)
         for sid in touched:
@@ -1222,10 +1214,10 @@ class LmsGradesExporter(ExportPlugin):
     def _collect_notes(self, aid):
         """What collection found, per student (kept across runs); from an
         older course, the last run's collect.json."""
-        notes = _read_json(_students_notes_path(os.path.dirname(self.report_dir), aid)) \
+        notes = stored.read(_students_notes_path(os.path.dirname(self.report_dir), aid)) \
             if self.report_dir else {}
         if not notes:
-            last = _read_json(os.path.join(self.report_dir, aid, "collect.json"))
+            last = stored.read(os.path.join(self.report_dir, aid, "collect.json"))
             notes = {m["student_id"]: {"late": m.get("late")}
                      for m in last.get("collected", []) if isinstance(m, dict)}
         return notes

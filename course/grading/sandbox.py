@@ -549,8 +549,10 @@ def _tasks_of_user(uid):
     return n
 
 
-def _folder_size(path, max_entries=4000):
-    """Bytes in ``path`` (symlinks not followed); None when it holds too many entries."""
+def _disk_bytes(path, max_entries, uid=None):
+    """Bytes of the files under ``path`` (only those user ``uid`` owns, when
+    given; symlinks not followed), and whether all of them were seen: the walk
+    stops after ``max_entries`` entries."""
     total, seen, stack = 0, 0, [path]
     while stack:
         try:
@@ -560,16 +562,22 @@ def _folder_size(path, max_entries=4000):
         for entry in entries:
             seen += 1
             if seen > max_entries:
-                return None
+                return total, False
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
             if stat.S_ISDIR(st.st_mode):
                 stack.append(entry.path)
-            else:
+            elif uid is None or st.st_uid == uid:
                 total += st.st_blocks * 512
-    return total
+    return total, True
+
+
+def _folder_size(path, max_entries=4000):
+    """Bytes in ``path`` (symlinks not followed); None when it holds too many entries."""
+    total, complete = _disk_bytes(path, max_entries)
+    return total if complete else None
 
 
 # --- memory the sandbox holds ----------------------------------------------------------
@@ -769,24 +777,9 @@ class MemoryMeter:
 
 
 def _owned_bytes(path, uid, max_entries=20000):
-    """Bytes of the files user ``uid`` owns under ``path`` (symlinks not followed)."""
-    total, seen, stack = 0, 0, [path]
-    while stack and seen < max_entries:
-        try:
-            entries = list(os.scandir(stack.pop()))
-        except OSError:
-            continue
-        for entry in entries:
-            seen += 1
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if stat.S_ISDIR(st.st_mode):
-                stack.append(entry.path)
-            elif st.st_uid == uid:
-                total += st.st_blocks * 512
-    return total
+    """Bytes of the files user ``uid`` owns under ``path`` (the first
+    ``max_entries`` entries; symlinks not followed)."""
+    return _disk_bytes(path, max_entries, uid)[0]
 
 
 def _pid_namespace(pid):
