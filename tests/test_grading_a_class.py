@@ -318,8 +318,10 @@ def test_grading_again_keeps_every_grade(tmp_path):
     """make grade a second time (nothing forced) with a second download that
     holds only part of the class (late submissions, say): every submission
     is kept as graded, the crashed ones too, the table is written again, the
-    flags of the first run stay, and the report lists as "no submission"
-    only the students who have none from either run."""
+    flags of the first run stay, the report names every flagged row of the
+    table (the first run's too, marked so: issue 36, F3), and lists as "no
+    submission" only the unflagged students who have none from either run (a
+    student flagged at collection, e.g. for a zip bomb, stays flagged)."""
     g = graded(FULL)
     course = tmp_path / "course"
     shutil.copytree(g.course, course, symlinks=True)
@@ -338,10 +340,16 @@ def test_grading_again_keeps_every_grade(tmp_path):
     assert {k: (r["autograded"], r["needs_attention"]) for k, r in rows.items()} == \
         {k: (r["autograded"], r["needs_attention"]) for k, r in g.rows.items()}
     assert "of 9 autograded points" not in proc.stdout       # nothing ran again
-    none = {s for (s, _), r in g.rows.items() if r["status"] == "not submitted"}
+    none = {s for (s, _), r in g.rows.items() if r["status"] == "not submitted"
+            and r["needs_attention"] == "no"}
     assert none >= {"n001", "q001", "m002"}
     listed = proc.stdout.split("no submission (")[1].split("\n")[0].split(": ")[1]
     assert set(listed.split(", ")) == none, proc.stdout
+    section = proc.stdout.split("NEEDS ATTENTION")[1].split("\n\n")[0]
+    for (sid, _), r in rows.items():
+        if r["needs_attention"] == "yes":
+            assert f"!! {sid}: {r['attention_reason']}" in section, sid
+    assert grading_class.BOMB[0] in section and "(from an earlier run)" in section
     kept = proc.stdout.split("collected by an earlier run and kept (")[1].split("\n")[0]
     assert "s002" in kept and "c001" in kept and "s001" not in kept
 

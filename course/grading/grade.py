@@ -309,6 +309,63 @@ def note_attention(course, aid, sid, reason):
     os.replace(path + ".tmp", path)
 
 
+def note_collection(course, aid, sid, reason, **lists):
+    """Add a reason for attention to what collection found about a student
+    (reports/ASSIGNMENT/collect.json for this run's report,
+    collect-students.json for grades.csv, which flags the row whether or not
+    the student is graded); ``lists``: entries appended to collect.json's
+    lists of those names."""
+    folder = os.path.join(course, "reports", aid)
+    os.makedirs(folder, exist_ok=True)
+    for name in ("collect.json", "collect-students.json"):
+        path = os.path.join(folder, name)
+        data = stored.read(path)
+        if name == "collect.json":
+            mine = data.setdefault("attention", {}).setdefault(sid, [])
+            for key, items in lists.items():
+                data[key] = list(data.get(key) or []) + list(items)
+        else:
+            mine = data.setdefault(sid, {}).setdefault("attention", [])
+        if reason not in mine:
+            mine.append(reason)
+        with open(path + ".tmp", "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, default=str)
+        os.replace(path + ".tmp", path)
+
+
+def set_aside(course, aid, unusable):
+    """Move the submission of each student with a notebook in ``unusable``
+    ({path under submitted/: what is wrong}) from submitted/ to
+    COURSE/quarantine/ASSIGNMENT/<student>/: it is not graded, and the
+    student's row needs attention, with the file and what is wrong.  Returns
+    the students set aside."""
+    submitted = os.path.join(course, "submitted")
+    collected = stored.read(os.path.join(course, "reports", aid, "collect.json")).get(
+        "collected", [])
+    out = {}
+    for path, why in sorted(unusable.items()):
+        rel = os.path.relpath(path, submitted).replace(os.sep, "/")
+        sid, _, name = rel.partition("/")
+        name = name.partition("/")[2]               # below <student>/<assignment>/
+        came = next((m.get("path") for m in collected if isinstance(m, dict)
+                     and m.get("student_id") == sid and m.get("notebook") == name), None)
+        out.setdefault(sid, []).append((came or f"submitted/{rel}", why))
+    for sid, files in sorted(out.items()):
+        target = os.path.join(course, "quarantine", aid, sid)
+        shutil.rmtree(target, ignore_errors=True)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.move(os.path.join(submitted, sid, aid), target)
+        for came, why in files:
+            note_collection(
+                course, aid, sid,
+                f"the notebook {came} cannot be graded: {why}; set aside, not graded "
+                f"(quarantine/{aid}/{sid}/): ask for a repaired file, or repair it, and "
+                f"grade again with STUDENT={sid} (marks shown, if any, are of an earlier "
+                "file)",
+                quarantined=[[came, why]])
+    return sorted(out)
+
+
 REGRADED_HAND = ("graded again: a new file arrived in this download, and hand marks were "
                  "given to the earlier file; check them")
 
@@ -435,6 +492,13 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
             lines.append("")
             lines.append(f"{title} ({len(items)}):")
             lines += summarised([(p, why, None) for p, why in items], "-", "members")
+    quarantined = collect.get("quarantined", [])
+    if quarantined:
+        lines.append("")
+        lines.append(f"SET ASIDE ({len(quarantined)}): notebooks that cannot be repaired "
+                     f"without guessing, moved to {os.path.join(course, 'quarantine', aid)}/ "
+                     "and not graded; their students' rows need attention")
+        lines += [f"  !! {path}: {why}" for path, why in quarantined]
     superseded = collect.get("superseded", [])
     if superseded:
         lines.append("")
@@ -462,20 +526,24 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
                      "were changed; the instructor's versions were restored before grading")
         for s, events in flagged.items():
             lines += [f"  !! {s}: {e}" for e in events]
-    # every student of this run whose row in grades.csv needs attention, with
-    # the row's own reason: the report and the table say the same
-    # (and every student collection flagged: a file named for another student,
-    # an upload not unpacked, whether or not anything of theirs was graded)
+    # EVERY row of grades.csv that needs attention, with the row's own reason:
+    # the report and the table say the same, also after a regrade of one
+    # student (STUDENT=) or a second download, which leave the flags of
+    # earlier runs in the table (marked so here)
     flagged_collect = {s for s, r in collect.get("attention", {}).items() if r}
     scope = this_run | (set() if only else flagged_collect)
-    attention = {s: rows[s]["attention_reason"] or "(no reason given)" for s in sorted(scope)
-                 if s in rows and rows[s].get("needs_attention") == "yes"}
+    attention = {s: rows[s]["attention_reason"] or "(no reason given)" for s in sorted(rows)
+                 if rows[s].get("needs_attention") == "yes"}
+    earlier = {s for s in attention if s not in scope}
     no_row = sorted(s for s in this_run if s not in rows)
     if attention:
         lines.append("")
         lines.append(f"NEEDS ATTENTION ({_n(len(attention), 'student')}): marked from what the "
-                     "run recorded, or not at all; look at each before publishing the grades")
-        lines += [f"  !! {s}: {why}" for s, why in attention.items()]
+                     "run recorded, or not at all; look at each before publishing the grades"
+                     + (f" ({len(earlier)} flagged by an earlier run, still flagged in "
+                        "grades.csv)" if earlier else ""))
+        lines += [f"  !! {s}: {why}" + ("  (from an earlier run)" if s in earlier else "")
+                  for s, why in attention.items()]
     if no_row and not failed:
         lines.append("")
         lines.append(f"NO ROW IN grades.csv ({len(no_row)}): " + ", ".join(no_row))
@@ -499,7 +567,10 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
         submitted = os.path.join(course, "submitted")
         before = {s for s in (os.listdir(submitted) if os.path.isdir(submitted) else [])
                   if os.path.isdir(os.path.join(submitted, s, aid))} - this_run
-        missing = sorted(set(roster.students) - this_run - graded - before)
+        # a student whose row is flagged (e.g. an upload not unpacked, by this
+        # run or an earlier one) is under NEEDS ATTENTION, never a plain
+        # "no submission"
+        missing = sorted(set(roster.students) - this_run - graded - before - set(attention))
         kept = sorted(before & set(roster.students))
         if kept:
             lines.append("")
@@ -530,7 +601,7 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
                  f"{os.path.join(course, 'feedback')}/<student id>/{aid}/")
     text = sanitize.printable("\n".join(lines)) + "\n"    # file names are the students'
     with open(os.path.join(course, "reports", f"{aid}-report.txt"), "w",
-              encoding="utf-8") as fh:
+              encoding="utf-8", errors="backslashreplace") as fh:
         fh.write(text)
     return text
 
@@ -612,7 +683,7 @@ def main(argv=None):
     skipped = copy_submissions(args.submissions, os.path.join(downloaded, "archive"))
     failed = []
     with open(os.path.join(course, "reports", f"{aid}-nbgrader.log"), "w",
-              encoding="utf-8") as log:
+              encoding="utf-8", errors="backslashreplace") as log:
         jobs = args.jobs or default_jobs()
         steps = [["zip_collect", aid, "--force"],
                  ["autograde", aid],
@@ -621,7 +692,7 @@ def main(argv=None):
         if len(only) == 1:
             steps[2].append(f"--student={only[0]}")
         broken = {}
-        again, unknown, hand = [], [], set()
+        again, unknown, hand, aside = [], [], set(), []
         try:
             for step in steps:
                 print(f"nbgrader {step[0]} ..." + (f" ({jobs} at a time)"
@@ -643,7 +714,8 @@ def main(argv=None):
                         ran = set(os.listdir(submitted)) if os.path.isdir(submitted) else set()
                     else:
                         ran = pending | set(again)
-                    record_graded(course, aid, sorted(ran - set(broken)), broken)
+                    record_graded(course, aid, sorted(ran - set(broken) - set(aside)),
+                                  sorted(set(broken) | set(aside)))
                     for sid in sorted(hand & set(again)):
                         note_attention(course, aid, sid, REGRADED_HAND)
                     for sid in unknown:
@@ -656,11 +728,22 @@ def main(argv=None):
                 if step[0] == "zip_collect":
                     # collected into submitted/: what was unpacked goes, whatever happened
                     shutil.rmtree(downloaded, ignore_errors=True)
-                    sanitize.sanitize_submitted(course, aid, log)   # what a student wrote is data
+                    unusable, aside = {}, []
+                    try:                   # what a student wrote is data
+                        sanitize.sanitize_submitted(course, aid, log, unusable)
+                        aside = set_aside(course, aid, unusable)  # one file stops no one
+                    except Exception as err:
+                        print(f"  (checking the collected notebooks failed: "
+                              f"{type(err).__name__}: {err})", flush=True)
+                        failed.append("sanitize")
+                    if aside:
+                        print(f"  set aside, not graded: {', '.join(aside)} (a notebook "
+                              "that cannot be repaired; see the report)", flush=True)
                     # a new file of a student graded before: nbgrader would keep the
                     # old mark, so they are graded afresh (hand marks kept, flagged)
-                    again, unknown = changed_submissions(course, aid,
-                                                         _this_run(course, aid, only))
+                    again, unknown = changed_submissions(
+                        course, aid, [s for s in _this_run(course, aid, only)
+                                      if s not in aside])
                     hand = hand_marked(course, aid, again)
                 print(f"  ({step[0]}: {time.monotonic() - began:.0f} s)", flush=True)
                 if rc != 0:

@@ -1170,7 +1170,8 @@ class LmsGradesExporter(ExportPlugin):
                 _add_attention(row, notes.get(student.id, {}).get("attention", []))
                 row["_canvas_id"] = notes.get(student.id, {}).get("canvas_id") or ""
                 rows.append(row)
-        with open(dest, "w", newline="", encoding="utf-8") as fh:
+        with open(dest, "w", newline="", encoding="utf-8",
+                  errors="backslashreplace") as fh:
             writer = csv.DictWriter(fh, fieldnames=COLUMNS, extrasaction="ignore")
             writer.writeheader()
             writer.writerows(rows)
@@ -1312,7 +1313,8 @@ ASSIGNMENT_COLUMNS = ["student_id", "name", "lms_id", "email", "status", "points
 
 def write_assignment_grades(rows, path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with open(path, "w", newline="", encoding="utf-8",
+              errors="backslashreplace") as fh:
         writer = csv.DictWriter(fh, fieldnames=ASSIGNMENT_COLUMNS)
         writer.writeheader()
         for r in rows:
@@ -1345,7 +1347,8 @@ def write_canvas_grades(rows, path, canvas_assignment_id=None):
     aid = rows[0]["assignment"] if rows else ""
     column = f"{aid} ({canvas_assignment_id})" if canvas_assignment_id else aid
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as fh:
+    with open(path, "w", newline="", encoding="utf-8",
+              errors="backslashreplace") as fh:
         writer = csv.writer(fh)
         writer.writerow(CANVAS_COLUMNS + [column])
         top = max((r["max_score"] for r in rows), key=lambda x: float(x or 0), default="")

@@ -500,10 +500,36 @@ def safe_kernelspec(ks):
     return out
 
 
+class NotebookUnusable(ValueError):
+    """A notebook the sanitizer cannot make valid without guessing what the
+    student meant (e.g. a cell without a ``cell_type``): it is set aside, not
+    graded (``grade.py``), never rewritten into something that could change a
+    mark."""
+
+
+def unrepairable(nb):
+    """What in ``nb`` cannot be repaired without guessing (a cell with no
+    ``cell_type``: code or text?), or None."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    for i, cell in enumerate(cells if isinstance(cells, list) else []):
+        if isinstance(cell, dict) and not isinstance(cell.get("cell_type"), str):
+            return (f"cell {i} has no cell_type (code or text cannot be told, so it "
+                    "cannot be repaired without guessing)")
+    return None
+
+
 def sanitize_notebook(nb):
     """Make the notebook ``nb`` (an nbformat NotebookNode, version 4) inert, in
-    place; returns what was changed, one line a change."""
+    place; returns what was changed, one line a change.  What the format
+    requires and a student's file may lack is repaired where no grade can
+    depend on it (a code cell without ``outputs`` gets none, a stream output
+    without ``text`` an empty one, an output without ``output_type`` is
+    dropped); a cell without ``cell_type`` cannot be, and raises
+    :class:`NotebookUnusable` before anything is changed."""
     import nbformat
+    problem = unrepairable(nb)
+    if problem:
+        raise NotebookUnusable(problem)
     changes = []
     cells = nb.get("cells") if isinstance(nb.get("cells"), list) else []
     if any(not isinstance(c, dict) for c in cells):
@@ -542,6 +568,12 @@ def sanitize_notebook(nb):
                 cell.pop("attachments", None)
         elif kind == "code":
             cell["source"] = _text(cell.get("source", ""))
+            if not isinstance(cell.get("outputs"), list):
+                changes.append(f"cell {i}: a code cell without outputs given none (repaired)")
+            elif any(isinstance(o, dict) and o.get("output_type") == "stream"
+                     and not isinstance(o.get("text"), (str, list)) for o in cell["outputs"]):
+                changes.append(f"cell {i}: a stream output without text given an empty "
+                               "one (repaired)")
             outputs = sanitize_outputs(cell.get("outputs"))
             if len(outputs) != len(cell.get("outputs") or []) or any(
                     set(a.get("data", {})) != set(b.get("data", {}))
@@ -592,29 +624,45 @@ def sanitize_notebook(nb):
 
 def sanitize_file(path):
     """Rewrite the notebook at ``path`` inert; returns the changes.  A file that
-    is not a notebook is left alone (nbgrader reports it when it reads it)."""
+    is not a notebook is left alone (nbgrader reports it when it reads it).
+    Raises :class:`NotebookUnusable` (the file left as it is) for a notebook
+    that cannot be repaired without guessing."""
+    import json
     import nbformat
     try:
         nb = nbformat.read(path, as_version=4)
     except Exception:
         return []
-    before = nbformat.writes(nb)
+    # compared as plain JSON: nbformat.writes would validate, and fail on the
+    # very defects sanitize_notebook repairs (a code cell without outputs ...)
+    before = json.dumps(nb, sort_keys=True, default=str)
     changes = sanitize_notebook(nb)
-    if nbformat.writes(nb) != before:
+    if json.dumps(nb, sort_keys=True, default=str) != before:
         nbformat.write(nb, path)
     return changes
 
 
-def sanitize_tree(root):
+def sanitize_tree(root, unusable=None):
     """Every ``*.ipynb`` under ``root`` (e.g. ``submitted/``) made inert; returns
-    {path: changes} of the notebooks that changed."""
+    {path: changes} of the notebooks that changed.  A notebook that cannot be
+    made inert, whatever the reason, never stops the others: it goes into
+    ``unusable`` ({path: what is wrong}), left as it is."""
     import os
     done = {}
+    unusable = {} if unusable is None else unusable
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         for name in filenames:
             path = os.path.join(dirpath, name)
             if name.endswith(".ipynb") and not os.path.islink(path):
-                changes = sanitize_file(path)
+                try:
+                    changes = sanitize_file(path)
+                except NotebookUnusable as err:
+                    unusable[path] = str(err)
+                    continue
+                except Exception as err:      # a defect no one foresaw: this file alone
+                    unusable[path] = (f"it could not be checked for active markup "
+                                      f"({type(err).__name__}: {err})")
+                    continue
                 if changes:
                     done[path] = changes
     return done
@@ -672,31 +720,45 @@ if Preprocessor is not None:
         return meta + page
 
 
-def sanitize_submitted(course, aid, log=None):
+def sanitize_submitted(course, aid, log=None, unusable=None):
     """Make every notebook nbgrader collected under ``course/submitted/*/aid/``
     inert (``grade.py`` calls it right after ``zip_collect``), so that no copy
     the instructor may open holds a student's active markup; the changes go to
     ``log``.  An untouched locked cell is never changed (the kit's own Markdown
     passes unchanged: ``tests/test_grading_sanitize.py``), so restoring locked
-    cells reports nothing new."""
+    cells reports nothing new.  A notebook that cannot be made inert goes
+    into ``unusable`` ({path: what is wrong}; ``grade.py`` sets it aside):
+    one student's file never stops the class."""
     import glob
     import os
     done = {}
+    unusable = {} if unusable is None else unusable
     for folder in sorted(glob.glob(os.path.join(course, "submitted", "*", aid))):
-        done.update(sanitize_tree(folder))
+        done.update(sanitize_tree(folder, unusable))
     if log is not None:
         for path, changes in done.items():
             log.write(f"[sanitize] {os.path.relpath(path, course)}: {'; '.join(changes[:20])}\n")
+        for path, why in unusable.items():
+            log.write(f"[sanitize] {os.path.relpath(path, course)}: UNUSABLE: {why}\n")
     return done
 
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+                      r"\ud800-\udfff]")
+
+
+def _escaped(ch):
+    code = ord(ch)
+    if 0xdc80 <= code <= 0xdcff:      # a byte of a file name that is not UTF-8
+        return f"\\x{code - 0xdc00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def printable(text):
     """``text`` for a terminal or a text report: control characters (a file
     name or a forged status can hold terminal escape sequences, which rewrite
     what the instructor's terminal shows) and bidirectional overrides (which
-    reorder what a line seems to say) are written as ``\\xNN``/``\\uNNNN``."""
-    return _CONTROL.sub(lambda m: (f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                                   else f"\\u{ord(m.group()):04x}"), str(text))
+    reorder what a line seems to say) are written as ``\\xNN``/``\\uNNNN``;
+    so is a byte of a file name that is not UTF-8 (Python reads it as a lone
+    surrogate, which no UTF-8 file or terminal can take): ``caf\\xe9.txt``."""
+    return _CONTROL.sub(lambda m: _escaped(m.group()), str(text))
