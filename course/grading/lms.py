@@ -187,6 +187,8 @@ class Match:
     canvas_id: str = None      # the Canvas user id of a Canvas upload
     named_like: str = None     # not credited: named like this student, without their LMS id
     lms_id: str = None         # the LMS account (Moodle participant, Canvas user) it came from
+    by_name: bool = False      # credited by a name alone (no id of the student's in it)
+    ambiguous: list = dataclasses.field(default_factory=list)  # see _lms_name
 
 
 def read_students(path):
@@ -261,6 +263,8 @@ class _Upload:
     canvas_id: str = None
     named_like: str = None     # the student its name alone matches, whose LMS id it lacks
     lms_id: str = None         # the LMS account it came from (Moodle, Canvas)
+    by_name: bool = False      # matched by a name alone (a roster row without LMS id)
+    ambiguous: tuple = ()      # named by more than one LMS's pattern: the students named
 
 
 def _described(head, by):
@@ -271,18 +275,38 @@ def _described(head, by):
 
 def _lms_name(name, roster, is_file=True):
     """The LMS upload ``name`` (a file's, or a folder's when not ``is_file``)
-    is named as (its FIRST LMS prefix: what follows is the student's own
-    choice; for Moodle, see below), or None."""
+    is named as (for Moodle, see below), or None.  A name that the patterns
+    of more than one LMS match, and that they give to different students (or
+    to a student and to no one), cannot be told apart: a Moodle full name is
+    the participant's own choice (``Carter_100001_100010`` reads as a Canvas
+    prefix), and so is what follows a Canvas or Blackboard prefix; it is
+    credited to no one and names the students it could be
+    (``ambiguous``)."""
     name = unicodedata.normalize("NFC", name)
     found = []
     for kind, pattern, end in (("Moodle", MOODLE, "rest"), ("Canvas", CANVAS, "rest"),
                                ("Blackboard", BLACKBOARD, "ts")):
         m = pattern.match(name)
         if m:
-            found.append((m.end(end) if end == "ts" else m.start(end), kind, m))
+            found.append((m.end(end) if end == "ts" else m.start(end), kind,
+                          _lms_upload(kind, m, name, roster, is_file)))
     if not found:
         return None
-    _, kind, m = min(found, key=lambda f: f[0])
+    found = [(kind, up) for _, kind, up in sorted(found, key=lambda f: f[0])]
+    owners = {up.student_id for _, up in found}
+    if len(owners) > 1:
+        named = sorted({s for _, up in found for s in (up.student_id, up.named_like) if s})
+        ways = "; ".join(f"{kind}: {up.student_id or up.named_like or 'no student'}"
+                         for kind, up in found)
+        return _Upload(None, f"named by the patterns of {len(found)} LMSs ({ways}), which "
+                       "give it to different students: whose it is cannot be told; not "
+                       "credited to anyone, not graded", rest=None,
+                       ambiguous=tuple(named))
+    return found[0][1]
+
+
+def _lms_upload(kind, m, name, roster, is_file):
+    """The upload ``name`` is, read as ``kind``'s (``m``: its pattern's match)."""
     if kind == "Moodle":
         # Moodle writes "<full name>_<participant>_assignsubmission_file_", then
         # (flat) the file's own name; a participant may give themselves a full
@@ -308,14 +332,15 @@ def _lms_name(name, roster, is_file=True):
         sid, by, like = _who(roster, m.group("lms"), m.group("name"))
         return _Upload(sid, _described(f"Moodle ({m.group('name')}, participant "
                                        f"{m.group('lms')}", by),
-                       rest=m.group("rest"), named_like=like, lms_id=m.group("lms"))
+                       rest=m.group("rest"), named_like=like, lms_id=m.group("lms"),
+                       by_name=by.startswith(", matched by name"))
     if kind == "Canvas":
         sid, by, like = _who(roster, m.group("lms"), m.group("login"))
         return _Upload(sid, _described(f"Canvas ({m.group('login')}, user {m.group('lms')}",
                                        by),
                        rest=m.group("rest"), late=bool(m.group("late")),
                        order=int(m.group("sub")), canvas_id=m.group("lms"), named_like=like,
-                       lms_id=m.group("lms"))
+                       lms_id=m.group("lms"), by_name=by.startswith(", matched by name"))
     pieces = m.group("prefix").split("_")
     # the username is the end of the prefix (after the assignment's name), and
     # may hold underscores
@@ -354,7 +379,7 @@ def _upload(component, is_file, roster, top):
             return _Upload(sid, "folder named by student id" if sid == name.strip()
                            else "folder named by LMS id", copy=copy)
         sid = roster.by_name(name)
-        return _Upload(sid, "folder named by name", copy=copy) if sid else None
+        return _Upload(sid, "folder named by name", copy=copy, by_name=True) if sid else None
     if top and PLAIN_ID.match(name):
         return _Upload(name, "folder named by student id", copy=copy)
     return None
@@ -367,7 +392,7 @@ def _claim(name, is_file, roster):
         name = _folder_name(name)[0]
     up = _lms_name(name, roster, is_file)
     if up is not None:            # named like a student, with another LMS id: a claim too
-        return up.student_id or up.named_like, up
+        return up.student_id or up.named_like or next(iter(up.ambiguous), None), up
     if not is_file and roster and roster.by_id(name):
         return roster.by_id(name), _Upload(roster.by_id(name), "a folder named by their id")
     return None
@@ -407,10 +432,12 @@ def match_file(relpath, roster, released):
     result.late, result.timestamp, result.order = up.late, up.timestamp, up.order
     result.canvas_id = up.canvas_id
     result.lms_id = up.lms_id
+    result.by_name = up.by_name
+    result.ambiguous = list(up.ambiguous)
     if up.student_id is None:
         result.named_like = up.named_like
-        result.how = up.how if up.how.endswith("matches") or up.named_like else \
-            up.how + ": no student of the roster matches"
+        result.how = up.how if up.how.endswith("matches") or up.named_like or \
+            up.ambiguous else up.how + ": no student of the roster matches"
         return result
     if root == len(parts) - 1:                 # a flat LMS file: the student named the rest
         chosen = [(up.rest or "", True)]
@@ -422,6 +449,8 @@ def match_file(relpath, roster, released):
         if claim is None:
             continue
         sid, how = claim
+        if how.ambiguous:                      # any student it may name but the uploader
+            sid = next((s for s in how.ambiguous if s != up.student_id), None)
         if sid is not None and sid != up.student_id:
             result.claims = sid
             result.how = (f"{up.how}: the name {name!r} inside {up.student_id}'s upload "
@@ -438,6 +467,24 @@ def match_file(relpath, roster, released):
         return result
     result.student_id, result.notebook = up.student_id, nb_name
     return result
+
+
+def named_students(relpath, roster):
+    """The students of the roster whom any folder or file name along
+    ``relpath`` names (an LMS upload's name, a student id, LMS id or name), at
+    any depth: whose a file that was not collected may be."""
+    out = set()
+    if not roster:
+        return out
+    parts = [p for p in relpath.replace(os.sep, "/").split("/") if p]
+    for i, part in enumerate(parts):
+        try:
+            up = _upload(part, i == len(parts) - 1, roster, top=False)
+        except Exception:            # a name no pattern can read names no one
+            continue
+        if up is not None:
+            out |= {up.student_id, up.named_like, *up.ambiguous}
+    return out - {None}
 
 
 def uploader(relpath, roster):
@@ -480,15 +527,43 @@ def two_accounts(best, superseded):
     return {sid: sorted(ids) for sid, ids in out.items() if len(ids) > 1}
 
 
+def route(m):
+    """How a credited file came to its student: the LMS account, a Blackboard
+    upload, or a folder named by their id or by their name."""
+    if m.lms_id:
+        return f"LMS account {m.lms_id}" + (", matched by name only" if m.by_name else "")
+    if m.timestamp:
+        return "a Blackboard upload"
+    return "a folder named by their " + ("name" if m.by_name else "id")
+
+
+def mixed_routes(best, superseded):
+    """{student: the routes} of each student whose candidate files came by
+    more than one route (``route``), one of them a match by name alone (a
+    roster row without LMS id: anyone of that name may have sent it); flag,
+    never decide silently (``choose`` prefers the file that came by the
+    student's id)."""
+    out = {}
+    for m in list(best.values()) + list(superseded):
+        if m.student_id:
+            out.setdefault(m.student_id, {})[route(m)] = m.by_name
+    return {sid: sorted(routes) for sid, routes in out.items()
+            if len(routes) > 1 and any(routes.values())}
+
+
 def choose(matches):
     """One file per (student, notebook), among the files of that student's own
-    uploads only: the newest (LMS time stamp, then the LMS's file id, then the
-    copy number); the others are returned as superseded (``two_accounts``
-    names a student whose files came from two LMS accounts)."""
+    uploads only: one that came by the student's id (a folder named by their
+    student id or an LMS id of the roster's) before one matched by name
+    alone, then the newest (LMS time stamp, then the LMS's file id, then the
+    copy number, which the student chooses); the others are returned as
+    superseded (``two_accounts`` names a student whose files came from two
+    LMS accounts, ``mixed_routes`` one whose files came by an id and by a
+    name)."""
     best, superseded = {}, []
 
     def rank(m):
-        return (m.timestamp or "", m.order, m.copy, m.path)
+        return (not m.by_name, m.timestamp or "", m.order, m.copy, m.path)
 
     for m in matches:
         if m.student_id is None:

@@ -914,7 +914,9 @@ class SafeExtractor(ExtractorPlugin):
         budget.charge(files=1)
         if not regular or target is None:
             if not is_dir:
-                self.skipped.append((f"{shown}/{name}", "not a regular file"))
+                self.skipped.append((f"{shown}/{name}", "a path outside the upload "
+                                     "(absolute, or with '..'): not unpacked"
+                                     if regular else "not a regular file"))
             return
         if _is_archive(name) and depth >= max_depth:
             # the whole upload goes: archives this deep are no homework
@@ -1048,11 +1050,31 @@ class LmsCollector(FileNameCollectorPlugin):
                 "lms_id in the roster)")
         # matched by name from two LMS accounts (a roster row without LMS
         # ids): one of them may be an impostor's; the newer was taken, flagged
-        for sid, ids in sorted(lms.two_accounts(best, superseded).items()):
+        two = lms.two_accounts(best, superseded)
+        for sid, ids in sorted(two.items()):
             attention.setdefault(sid, []).append(
                 f"files from {len(ids)} LMS accounts ({', '.join(ids)}) match them by name; "
                 "the newest was graded: check that it is theirs, and give the roster their "
                 "lms_id")
+        # files by more than one route, one of them a name alone (a plain
+        # folder s017/ and a Moodle account of the same full name): the one
+        # that came by their id was graded, flagged
+        for sid, routes in sorted(lms.mixed_routes(best, superseded).items()):
+            if sid in two:
+                continue
+            chosen = [m for m in best.values() if m.student_id == sid]
+            attention.setdefault(sid, []).append(
+                f"files from more than one account or route ({'; '.join(routes)}): check "
+                "which is theirs; graded: " + ", ".join(m.path for m in chosen)
+                + " (one that came by their id before one matched by name alone)")
+        # a name two LMSs' patterns give to different students: credited to
+        # no one; every student it may name is flagged
+        for m in unmatched:
+            for sid in m.ambiguous:
+                attention.setdefault(sid, []).append(
+                    f"{m.upload or m.path} may be theirs or another's (the name reads "
+                    "differently by the patterns of different LMSs): not graded, not "
+                    "credited to anyone; check whose it is")
         notes_path = _collect_notes_path(app)
         skipped = broken = []
         if os.path.exists(notes_path):
@@ -1066,6 +1088,22 @@ class LmsCollector(FileNameCollectorPlugin):
         # a bulk download that could not be read to its end: whoever has no
         # file collected may have one in it (never a silent "not submitted")
         collected = {m.student_id for m in best.values()}
+        # a file not collected (NOT MATCHED or SKIPPED) whose path names a
+        # student with nothing collected (e.g. a Moodle download zipped again
+        # inside another zip: its folders are two levels down, where no upload
+        # is looked for): that student is flagged, never a silent "not submitted"
+        maybe = {}
+        for path, why, known in [(m.path, m.how, {m.named_like, *m.ambiguous})
+                                 for m in unmatched] + \
+                [(p, w, {lms.uploader(p, roster)}) for p, w in skipped]:
+            for sid in lms.named_students(path, roster) - collected - known:
+                maybe.setdefault(sid, []).append((path, why))
+        for sid, files in sorted(maybe.items()):
+            path, why = files[0]
+            attention.setdefault(sid, []).append(
+                f"a file that may be theirs was not collected: {path}: {why}"
+                + (f" (and {len(files) - 1} more such files: see the report's NOT MATCHED "
+                   "and SKIPPED)" if len(files) > 1 else ""))
         for path, why in broken:
             for sid in sorted(set(roster.students) - collected):
                 attention.setdefault(sid, []).append(
