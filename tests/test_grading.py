@@ -494,6 +494,12 @@ def test_archives_unpack_regular_files_inside_the_folder_only(tmp_path):
     # reported by their path inside the archive they came in
     assert sorted(n.split("/", 1)[1] for n, _ in extractor.skipped) == \
         ["../evil.txt", "/abs.txt", "link", "lnk"]
+    # each with its own reason: a path that climbs out is no "not a regular file"
+    why = {n.split("/", 1)[1]: w for n, w in extractor.skipped}
+    for name in ("../evil.txt", "/abs.txt"):
+        assert why[name].startswith("a path outside the upload"), why
+    for name in ("link", "lnk"):
+        assert why[name] == "not a regular file", why
 
 
 def test_a_release_for_a_roster_gives_every_student_numbers_of_their_own(tmp_path):
@@ -629,8 +635,12 @@ def test_a_file_is_credited_to_its_uploader_never_to_a_student_it_names(attack, 
 
     roster = _lms_roster()
     bad = lms.match_file(attack, roster, {NB})
-    assert bad.student_id is None and bad.claims == victim and bad.owner == "x001", bad
-    assert "never credited" in bad.how
+    if bad.ambiguous:          # a name two LMSs' patterns give to two students (F6)
+        assert bad.student_id is None and set(bad.ambiguous) == {victim, "x001"}, bad
+        assert "not credited to anyone" in bad.how
+    else:
+        assert bad.student_id is None and bad.claims == victim and bad.owner == "x001", bad
+        assert "never credited" in bad.how
     real = lms.match_file(REAL[victim], roster, {NB})
     assert (real.student_id, real.notebook, real.owner) == (victim, NB, victim), real
     best, superseded = lms.choose([bad, real])
@@ -1170,3 +1180,225 @@ def test_graders_take_small_batches_so_a_slow_notebook_holds_up_few(n, jobs):
     assert all(b for b in cut)
     assert len(cut) == min(n, 4 * jobs) or len(cut) >= 4 * jobs - 1
     assert max(map(len, cut)) - min(map(len, cut)) <= max(map(len, cut)) // 2 + 1
+
+
+# --- issue 36: an independent instructor's failures ------------------------------------
+
+def _malformed(kind):
+    """A submitted notebook with one defect of the format (as JSON)."""
+    import nbformat.v4 as v4
+
+    nb = v4.new_notebook(cells=[
+        v4.new_markdown_cell("my answer"),
+        v4.new_code_cell("print(1)", outputs=[v4.new_output("stream", text="1\n")])])
+    data = json.loads(nbformat.writes(nb))
+    cell, output = data["cells"][1], data["cells"][1]["outputs"][0]
+    {"no cell_type": lambda: data["cells"][0].pop("cell_type"),
+     "no outputs": lambda: cell.pop("outputs"),
+     "no output_type": lambda: output.pop("output_type"),
+     "no stream text": lambda: output.pop("text")}[kind]()
+    return json.dumps(data)
+
+
+MALFORMED = ["no cell_type", "no outputs", "no output_type", "no stream text"]
+
+
+def test_one_students_malformed_notebook_never_stops_the_class(tmp_path):
+    """A cell without cell_type, a code cell without outputs, an output
+    without output_type, a stream without text (issue 36, F1: an
+    AttributeError that stopped grading for everyone, and every later run):
+    what can be repaired without changing a grade is (outputs [], text ""),
+    and the notebook is valid; a cell without cell_type cannot be guessed:
+    that submission is set aside (quarantine/, not graded) and its student's
+    row flagged with the file and what is wrong; the others are graded."""
+    import grade
+    import sanitize
+
+    course = tmp_path / "course"
+    students = {f"s00{i}": kind for i, kind in enumerate(MALFORMED, 1)}
+    students["s009"] = None
+    collected = []
+    for sid, kind in students.items():
+        folder = course / "submitted" / sid / "ch05"
+        folder.mkdir(parents=True)
+        (folder / NB).write_text(_malformed(kind) if kind else nbformat.writes(
+            nbformat.v4.new_notebook()))
+        collected.append({"student_id": sid, "notebook": NB, "path": f"{sid}/upload/{NB}"})
+    (course / "reports" / "ch05").mkdir(parents=True)
+    (course / "reports" / "ch05" / "collect.json").write_text(
+        json.dumps({"collected": collected}))
+    unusable = {}
+    sanitize.sanitize_submitted(str(course), "ch05", None, unusable)
+    assert grade.set_aside(str(course), "ch05", unusable) == ["s001"]
+    for sid in ("s002", "s003", "s004", "s009"):
+        nb = nbformat.read(str(course / "submitted" / sid / "ch05" / NB), as_version=4)
+        nbformat.validate(nb)
+    assert not (course / "submitted" / "s001" / "ch05").exists()
+    assert (course / "quarantine" / "ch05" / "s001" / NB).exists()
+    notes = json.loads((course / "reports" / "ch05" / "collect-students.json").read_text())
+    reason, = notes["s001"]["attention"]
+    assert f"s001/upload/{NB}" in reason and "no cell_type" in reason and "STUDENT=s001" in reason
+    assert set(notes) == {"s001"}
+    collect = json.loads((course / "reports" / "ch05" / "collect.json").read_text())
+    assert collect["quarantined"] == [[f"s001/upload/{NB}", unusable[
+        str(course / "submitted" / "s001" / "ch05" / NB)]]]
+    # whatever else one file makes the sanitizer raise stops that file alone
+    bad = tmp_path / "other"
+    bad.mkdir()
+    (bad / "a.ipynb").write_text(_malformed("no outputs"))
+    import unittest.mock
+    with unittest.mock.patch.object(sanitize, "sanitize_notebook",
+                                    side_effect=RecursionError("deep")):
+        found = {}
+        assert sanitize.sanitize_tree(str(bad), found) == {}
+    assert "RecursionError: deep" in found[str(bad / "a.ipynb")]
+
+
+@pytest.mark.parametrize("kind", MALFORMED)
+def test_the_sanitizer_repairs_what_no_grade_depends_on(tmp_path, kind):
+    """sanitize_file (issue 36, F1): each defect is either repaired into a
+    valid notebook, or (a cell without cell_type) raises NotebookUnusable
+    and leaves the file as it was."""
+    import sanitize
+
+    path = tmp_path / NB
+    path.write_text(_malformed(kind))
+    if kind == "no cell_type":
+        before = path.read_text()
+        with pytest.raises(sanitize.NotebookUnusable, match="no cell_type"):
+            sanitize.sanitize_file(str(path))
+        assert path.read_text() == before
+        return
+    changes = sanitize.sanitize_file(str(path))
+    assert changes, kind
+    nb = nbformat.read(str(path), as_version=4)
+    nbformat.validate(nb)
+    assert nb.cells[0].source == "my answer" and nb.cells[1].source == "print(1)"
+
+
+def test_a_file_name_that_is_not_utf8_reaches_the_report_escaped(tmp_path):
+    """A tar member or file whose name is not UTF-8 (Python reads its bytes
+    as lone surrogates) killed the report (issue 36, F2): it is shown as
+    visible escaped text, in the printed report and its file, and the grade
+    tables take it too."""
+    import grade
+    import lms
+
+    latin = "caf\xe9 notes.txt".encode("latin-1").decode("utf-8", "surrogateescape")
+    folder = tmp_path / "reports" / "ch05"
+    folder.mkdir(parents=True)
+    (folder / "collect.json").write_text(json.dumps({
+        "unmatched": [{"path": f"s001.tar/{latin}", "how": "a loose file", "upload": None}],
+        "skipped": [[f"bad\udcff\udcfe name.ipynb", "not a regular file"]]}))
+    text = grade.report(str(tmp_path), "ch05", lms.Roster(), [], 1.0, [], "test")
+    assert "s001.tar/caf\\xe9 notes.txt: a loose file" in text
+    assert "bad\\xff\\xfe name.ipynb" in text
+    text.encode("utf-8")                                 # printable anywhere
+    assert (tmp_path / "reports" / "ch05-report.txt").read_text(encoding="utf-8") == text
+    row = dict.fromkeys(nbgrader_plugins.COLUMNS, "")
+    row.update(student_id="s001", assignment="ch05", attention_reason=f"{latin}: skipped")
+    nbgrader_plugins.write_assignment_grades([row], str(tmp_path / "g.csv"))
+    assert "caf\\udce9" in (tmp_path / "g.csv").read_text(encoding="utf-8")
+
+
+def test_the_report_names_every_flagged_row_also_after_a_regrade(tmp_path):
+    """After STUDENT= or a second download, grades.csv keeps the flags of
+    earlier runs: the report's NEEDS ATTENTION names every flagged row, with
+    its reason, the earlier ones marked so (issue 36, F3); a student flagged
+    at collection by an earlier run (a zip bomb) is no plain "no submission"."""
+    import csv
+
+    import grade
+    import lms
+
+    folder = tmp_path / "reports" / "ch05"
+    folder.mkdir(parents=True)
+    (folder / "collect.json").write_text(json.dumps({
+        "collected": [{"student_id": "s001", "path": f"s001/{NB}", "notebook": NB}]}))
+    rows = [("s001", "graded", "no", ""),
+            ("s002", "not submitted", "yes", "collection: s002.zip: not unpacked: bomb"),
+            ("s003", "graded", "yes", "stopped: cell 4 kept running"),
+            ("s004", "not submitted", "no", "")]
+    with open(tmp_path / "grades.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=nbgrader_plugins.COLUMNS, restval="")
+        writer.writeheader()
+        for sid, status, flag, why in rows:
+            writer.writerow({"student_id": sid, "assignment": "ch05", "status": status,
+                             "needs_attention": flag, "attention_reason": why})
+    roster = lms.Roster([lms.Student(s) for s, *_ in rows])
+    for only in (["s001"], []):
+        text = grade.report(str(tmp_path), "ch05", roster, [], 1.0, [], "test", only=only)
+        section = text.split("NEEDS ATTENTION")[1].split("\n\n")[0]
+        for sid, _, flag, why in rows:
+            assert (f"!! {sid}: {why}  (from an earlier run)" in section) == (flag == "yes")
+        if not only:
+            assert "no submission (1): s004" in text, text
+        assert text == (tmp_path / "reports" / "ch05-report.txt").read_text()
+
+
+def test_a_bulk_download_zipped_in_another_flags_the_students_it_names(tmp_path):
+    """all_downloads.zip holding moodle_ch05.zip (issue 36, F4): the uploads
+    are two levels down, where none is looked for, so nothing is collected;
+    each student whose name or id a file not collected names is flagged
+    with the file and why, never a silent "not submitted"; a student it
+    does not name is not."""
+    roster = ("student_id,name,lms_id\ns001,Jane Doe,100001\ns002,Ann Bo,\n"
+              "s003,Al Ng,100003\n")
+    collect, students = _plan(
+        tmp_path, roster,
+        ["all_downloads/moodle_ch05/Jane Doe_100001_assignsubmission_file_/" + NB,
+         "all_downloads/plain/s002/" + NB],
+        {"skipped": [["all_downloads.zip/moodle_ch05.zip/Al Ng_100003_assignsubmission_"
+                      "file_/x.tar", "a path outside the upload"]]})
+    assert collect["collected"] == []
+    for sid, path in (("s001", "Jane Doe_100001"), ("s002", "plain/s002"),
+                      ("s003", "Al Ng_100003")):
+        reason = " ".join(students[sid]["attention"])
+        assert "a file that may be theirs was not collected" in reason and path in reason
+    collect, students = _plan(tmp_path / "b", roster, ["s001/" + NB, "loose.txt"])
+    assert set(students) == {"s001"} and students["s001"]["attention"] == []
+
+
+def test_an_impostor_matched_by_name_never_supersedes_a_folder_named_by_id(tmp_path):
+    """s017 (no lms_id on the roster) hands in a plain folder s017/; a Moodle
+    account not on the roster with the same full name sends "(9)" (issue 36,
+    F5): the file that came by the student's id is graded, and the student
+    is flagged: files came by more than one route."""
+    import lms
+
+    roster = "student_id,name,lms_id\ns017,John Smith,\n"
+    impostor = "John Smith_200001_assignsubmission_file_/ch05_threshold (9).ipynb"
+    collect, students = _plan(tmp_path, roster, ["s017/" + NB, impostor])
+    assert [m["path"] for m in collect["collected"]] == ["s017/" + NB]
+    assert [m["path"] for m in collect["superseded"]] == [impostor]
+    reason = " ".join(students["s017"]["attention"])
+    assert "more than one account or route" in reason and "LMS account 200001" in reason
+    # one route, two copies: nothing to flag
+    plain = lms.Roster([lms.Student("s017", "John Smith")])
+    copies = [lms.match_file(p, plain, {NB}) for p in
+              ("s017/" + NB, "s017/ch05_threshold (1).ipynb")]
+    assert lms.mixed_routes(*lms.choose(copies)) == {}
+
+
+@pytest.mark.parametrize("name,victim", [
+    ("Carter_100001_100010_200005_assignsubmission_file_", "s001"),    # reads as Canvas
+    ("ch05_s002_attempt_2026-10-01-12-00-00_200006_assignsubmission_file_", "s002"),  # Bb
+])
+def test_a_name_two_lmss_read_as_different_students_is_credited_to_no_one(
+        tmp_path, name, victim):
+    """A Moodle full name that reads as a Canvas or Blackboard prefix (issue
+    36, F6): the patterns of two LMSs give the upload to different students
+    (or to one and to no one), so it is credited to no one, reported, and
+    the students it names are flagged."""
+    import lms
+
+    roster = lms.Roster([lms.Student("s001", "Amy Carter", ("100001",)),
+                         lms.Student("s002", "Bo Li", ("100002",))])
+    m = lms.match_file(f"{name}/{NB}", roster, {NB})
+    assert m.student_id is None and m.ambiguous == [victim], m
+    assert "not credited to anyone" in m.how
+    assert lms.match_file(name + NB, roster, {NB}).student_id is None     # flat too
+    collect, students = _plan(tmp_path, "student_id,name,lms_id\ns001,Amy Carter,100001\n"
+                              "s002,Bo Li,100002\n", [f"{name}/{NB}"])
+    assert collect["collected"] == [] and collect["unmatched"][0]["ambiguous"] == [victim]
+    assert "may be theirs or another's" in " ".join(students[victim]["attention"])
