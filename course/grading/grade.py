@@ -723,6 +723,11 @@ def main(argv=None):
                     if broken and set(_this_run(course, aid, only)) - set(broken):
                         rc = 0     # failures of single submissions: named in the report and
                         #            grades.csv; the step as such worked for the others
+                elif step[0] == "generate_feedback" and len(only) == 1 and not os.path.isdir(
+                        os.path.join(course, "autograded", only[0], aid)):
+                    rc = 0        # nothing of theirs graded (set aside?): no feedback to make
+                    print(f"  (no graded submission of {only[0]}: no feedback made)",
+                          flush=True)
                 else:
                     rc = nbgrader(course, step, log)
                 if step[0] == "zip_collect":
