@@ -28,11 +28,11 @@ DASK_BENCH_BIG ?= 0
 # without pyspark in .venv) the script says so and skips.
 SPARK_PYTHON ?=
 
-.PHONY: system book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
+.PHONY: system book check-book check-student-book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
-	@echo "make test        unit tests + doctests, strict nbval over every chapter, book build (-W), HTML check"
+	@echo "make test        unit tests + doctests, strict nbval over every chapter, both HTML editions built (-W) and checked"
 	@echo "make test-course grade a class for every chapter (correct, blank and hostile submissions, each"
 	@echo "                 in its own sandbox); make test grades chapter 1 only"
 	@echo "make notebooks   re-execute the chapter notebooks in place (refresh stored outputs)"
@@ -118,20 +118,35 @@ pdf-student: $(STAMP) tex
 tex:
 	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
 
-# The student HTML edition is built (into _build/student-html) and searched
-# for solutions by tests/test_student_html.py (in test-lib); check-editions
-# then opens every page of both editions (three browsers share the pages).
-# The library tests, nbval and the HTML build run side by side: each of them
-# alone leaves a core idle for long stretches (sandboxed notebooks that wait
-# for their time limit, a pytest worker with one long test left, Sphinx's
-# serial writing), so three streams keep both cores busy.  The page check
-# needs both books, so it comes last.
+# Four streams run side by side (make -j4, each target's output printed when
+# it ends): the library tests, nbval, the instructor's HTML edition built and
+# then checked page by page in Chromium, and the student edition built
+# (tests/student_edition.py, into _build/student-html) and then checked.  The
+# library tests read the same student edition: $AUKBOOK_TEST_RUN names this
+# run, so whichever stream needs the edition first builds it, under a file
+# lock, and the other reuses it.  Each stream alone leaves a core idle for long
+# stretches (sandboxed notebooks waiting for their time limit, a pytest worker
+# with one long test left, Sphinx's serial writing, a browser waiting for a
+# page to settle); side by side they keep both cores busy, and nothing waits
+# for everything else to end.
 test: system $(STAMP) $(NPM_STAMP)
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-lib test-notebooks book
-	$(MAKE) --no-print-directory check-editions
+	AUKBOOK_TEST_RUN=make-test-$$(date +%s%N) $(MAKE) --no-print-directory -j4 --output-sync=target \
+		test-lib test-notebooks check-book check-student-book
 
-# Two pytest workers share the two cores, so every process computes on one
-# thread: OpenBLAS and OpenMP would start a thread per core in each worker and
+# the instructor's edition built, then every page of it checked in Chromium
+check-book: book system $(NPM_STAMP)
+	$(BIN)/python checks/check_html.py _build/html
+
+# the student edition (this test run's, see above) checked page by page: the
+# same stylesheets as the instructor's edition, so colour contrast and the
+# 390 px layout on its first page only
+check-student-book: system $(STAMP) $(NPM_STAMP)
+	$(BIN)/python tests/student_edition.py --html _build/student-html
+	$(BIN)/python checks/check_html.py --styles-checked _build/student-html
+
+# The pytest workers (three for the library tests, whose longest tests mostly
+# wait on sandboxed runs, two for nbval) share the two cores, so every process
+# computes on one thread: OpenBLAS and OpenMP would start a thread per core in each worker and
 # each kernel, and the threads spin while they wait for a core (measured: 20
 # CPU-s of the library tests, 15 of nbval).  The stored outputs reproduce on
 # one thread too (chapters 7, 8, 10, 11 and 13 set their own limit in their code).
@@ -150,9 +165,10 @@ test-course: $(STAMP)
 		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py \
 		tests/test_grading_sanitize.py
 
+TEST_WORKERS ?= 3
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \
-		$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal --durations=15 tests auklib bookkit/aukbook
+		$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --durations=15 tests auklib bookkit/aukbook
 
 test-notebooks: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \

@@ -348,11 +348,14 @@ CLOSE_FOLDED = r"""(() => {
 })()"""
 
 
-def check_narrow(b, path, shots, redraw=0.6):
+def check_narrow(b, path, shots, redraw=0.6, leave=False):
     """At a phone's width the page does not scroll sideways and no figure text is cut off.
 
     ``redraw``: seconds to let plotly redraw its responsive figures after the
     resize (0 for a page without plotly: reading the layout forces it).
+    ``leave``: the caller is done with the page; it is left for a blank one
+    before the wide viewport comes back (laying out a long page of math
+    again at 1300 px costs as much as the phone's layout did).
     """
     problems = []
     width, height = b.width, b.height
@@ -382,6 +385,8 @@ def check_narrow(b, path, shots, redraw=0.6):
     if shots:
         name = os.path.splitext(os.path.basename(path))[0] + f"-{NARROW[0]}.png"
         b.screenshot(os.path.join(shots, name))
+    if leave:
+        b.visit("about:blank", settle=0)
     b.set_viewport(width, height)
     return problems
 
@@ -449,7 +454,8 @@ def check_page(b, path, max_mb, shots, a11y=None):
             found, stats["sliders"] = check_explorers(b)
             problems += found
         if a11y.get("narrow", True):
-            problems += check_narrow(b, path, shots, redraw=0.6 if has_plotly else 0)
+            problems += check_narrow(b, path, shots, redraw=0.6 if has_plotly else 0,
+                                     leave=True)
     return problems, stats
 
 
@@ -538,6 +544,10 @@ def check_books(html_dirs, args, a11y, summary, browsers):
     (failed, report lines per book, in page order).
     """
     tasks = []            # (book, slot, function of a browser)
+
+    def first(i):         # the book whose every page gets the contrast and 390 px checks
+        return i == 0 and not getattr(args, "styles_checked", False)
+
     for i, html_dir in enumerate(html_dirs):
         pages = edition_pages(html_dir)
         if not pages:
@@ -547,9 +557,9 @@ def check_books(html_dirs, args, a11y, summary, browsers):
         if args.screenshots:
             os.makedirs(shots_dir(args, html_dir), exist_ok=True)
         for k, page in enumerate(pages):
-            tasks.append((i, k, lambda b, d=html_dir, p=page, k=k, f=i == 0:
+            tasks.append((i, k, lambda b, d=html_dir, p=page, k=k, f=first(i):
                           page_report(b, d, p, k, args, a11y, summary, f)))
-        tasks.append((i, len(pages), lambda b, d=html_dir, f=i == 0:
+        tasks.append((i, len(pages), lambda b, d=html_dir, f=first(i):
                       book_report(b, d, a11y, summary, f)))
     # the heaviest pages first (the size of a page's HTML, figures and
     # explorers included, stands for its cost; the first book's count twice,
@@ -559,7 +569,7 @@ def check_books(html_dirs, args, a11y, summary, browsers):
         book, slot, _ = task
         pages = edition_pages(html_dirs[book]) if os.path.isdir(html_dirs[book]) else []
         # the first book's pages also get the contrast and 390 px checks
-        return (2 if book == 0 else 1) * (os.path.getsize(pages[slot])
+        return (2 if first(book) else 1) * (os.path.getsize(pages[slot])
                                            if slot < len(pages) else 0)
 
     tasks.sort(key=cost, reverse=True)
@@ -621,6 +631,10 @@ def main(argv=None):
                         help="largest HTML+JS+CSS of a page without a plotly figure")
     parser.add_argument("--jobs", type=int, default=3,
                         help="browsers working side by side through the pages (default 3)")
+    parser.add_argument("--styles-checked", action="store_true",
+                        help="the editions given share the stylesheets of one checked in full "
+                             "(make test checks _build/html so): colour contrast and the "
+                             "390 px layout on the first page of each only")
     parser.add_argument("--no-a11y", action="store_true",
                         help="skip the accessibility audit (axe-core, keyboard, 390 px)")
     args = parser.parse_args(argv)
