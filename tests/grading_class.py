@@ -48,7 +48,8 @@ ALL = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(ROOT, "chap
 SAMPLE = ("ch01",)
 FULL = "ch01"
 SAMPLE_ATTACKS = ("import-references", "patch-library", "exit-process", "write-outside",
-                  "tamper-cells", "hostile-markup", "forge-status", "negative-count", "hang")
+                  "tamper-cells", "hostile-markup", "forge-status", "negative-count",
+                  "overwrite-records", "hang")
 # AUKBOOK_TEST_COURSE=all grades every chapter; a comma-separated list of
 # chapters (ch04,ch05) grades those, with every chapter's attacks
 _COURSE = os.environ.get("AUKBOOK_TEST_COURSE", "")

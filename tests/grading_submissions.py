@@ -339,6 +339,14 @@ subprocess.Popen([sys.executable, "-c", loop], start_new_session=True)
 # execution counts no kernel gives: nbgrader once found the graded notebook
 # invalid ("Notebook is invalid after preprocessor") and saved no mark at all
 NEGATIVE_COUNT = "get_ipython().execution_count = -100\n"
+# the notebook writes over the file its hidden tests record the answers in
+# (9 MiB of "x": past what the grader reads); it once scored 0 as "finished",
+# unflagged
+OVERWRITE_RECORDS = '''\
+import os
+with open(os.path.join(os.environ.get("AUKGRADE_OUT", "."), "records.jsonl"), "w") as fh:
+    fh.write("x" * (9 << 20))
+'''
 # a cell that never ends, uses no CPU and swallows the interrupt
 HANG = '''\
 import time
@@ -368,6 +376,7 @@ HOSTILE = {
                        "full"),
     "forge-status": ({"extra": FORGE_STATUS}, "full"),
     "negative-count": ({"extra": NEGATIVE_COUNT}, "full"),
+    "overwrite-records": ({"extra_after": OVERWRITE_RECORDS}, "full"),
     "hang": ({"extra_after": HANG}, "first"),
 }
 # the six kinds every chapter is tested with (the others need no chapter's content)

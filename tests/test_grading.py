@@ -1402,3 +1402,143 @@ def test_a_name_two_lmss_read_as_different_students_is_credited_to_no_one(
                               "s002,Bo Li,100002\n", [f"{name}/{NB}"])
     assert collect["collected"] == [] and collect["unmatched"][0]["ambiguous"] == [victim]
     assert "may be theirs or another's" in " ".join(students[victim]["attention"])
+
+
+def _plan_again(tmp_path, files):
+    """A later run of the collector in the course of ``_plan``: a new download
+    holding ``files``; returns collect.json and collect-students.json."""
+    import shutil
+
+    shutil.rmtree(tmp_path / "extracted")
+    (tmp_path / "reports" / "ch05" / "collect.json").unlink()
+    for path in files:
+        (tmp_path / "extracted" / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "extracted" / path).write_text("{}")
+    return _collect(tmp_path)
+
+
+def _collect(tmp_path):
+    """LmsCollector._plan over what is in tmp_path/extracted."""
+
+    class Collector(nbgrader_plugins.LmsCollector):
+        parent = property(lambda self: getattr(self, "app", None))
+
+    collector = Collector(roster=str(tmp_path / "roster.csv"))
+    collector.app = _App(tmp_path)
+    collector._plan()
+    read = lambda name: json.loads((tmp_path / "reports" / "ch05" / name).read_text())  # noqa
+    return read("collect.json"), read("collect-students.json")
+
+
+def test_a_file_matched_by_name_alone_never_replaces_one_collected_earlier(tmp_path):
+    """s017 (no lms_id on the roster) hands in a plain folder s017/ and is
+    graded; a later download brings a file from a Moodle account not on the
+    roster with the same full name (issue 36, the fourth instructor's
+    failure 1): it is not collected, the earlier file stays, s017 is
+    flagged.  A resubmission from the account that sent the earlier file is
+    collected; another account's is held again."""
+    roster = "student_id,name,lms_id\ns001,Ann Bo,100001\ns017,John Smith,\n"
+    collect, students = _plan(tmp_path, roster, ["s017/" + NB])
+    assert [m["path"] for m in collect["collected"]] == ["s017/" + NB]
+    assert students["s017"]["attention"] == []
+    impostor = "John Smith_200001_assignsubmission_file_/" + NB
+    collect, students = _plan_again(tmp_path, [impostor])
+    assert collect["collected"] == []
+    assert students["s017"]["files"] == ["s017/" + NB]             # the earlier file stays
+    reason = " ".join(students["s017"]["attention"])
+    assert "LMS account 200001" in reason and "earlier file kept" in reason, reason
+    assert "s017" in json.dumps(collect["attention"])
+
+
+def test_a_file_matched_by_name_alone_is_flagged_where_the_roster_has_lms_ids(tmp_path):
+    """Alone in a download, a file from a Moodle account matched by name to a
+    student whose roster row has no lms_id (while others have one) is
+    collected and the student flagged; the same account's next file is
+    collected again, another account's is held."""
+    roster = "student_id,name,lms_id\ns001,Ann Bo,100001\ns017,John Smith,\n"
+    first = "John Smith_200001_assignsubmission_file_/" + NB
+    collect, students = _plan(tmp_path, roster, [first])
+    assert [m["path"] for m in collect["collected"]] == [first]
+    assert "matched to them by name alone" in " ".join(students["s017"]["attention"])
+    again = "John Smith_200001_assignsubmission_file_/ch05_threshold (1).ipynb"
+    collect, students = _plan_again(tmp_path, [again])
+    assert [m["path"] for m in collect["collected"]] == [again]
+    other = "John Smith_200009_assignsubmission_file_/" + NB
+    collect, students = _plan_again(tmp_path, [other])
+    assert collect["collected"] == [] and students["s017"]["files"] == [again]
+    # a roster of names only: every match is by name, as the instructor chose
+    names = tmp_path / "names"
+    names.mkdir()
+    collect, students = _plan(names, "student_id,name,lms_id\ns017,John Smith,\n", [first])
+    assert [m["path"] for m in collect["collected"]] == [first]
+    assert students["s017"]["attention"] == []
+
+
+def test_a_records_file_the_notebook_wrote_over_is_flagged():
+    """A notebook that writes its own records.jsonl (issue 36, the fourth
+    instructor's failure 2: 9 MiB of "x", 0 points, "finished", no flag):
+    what is wrong with the file is reported, so the mark is not a silent 0;
+    the hidden tests' own records read with no damage."""
+    import tempfile
+
+    import judge
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "records.jsonl")
+        good = json.dumps({"label": "ch5-ex-a", "values": [0.5]})
+        with open(path, "w") as fh:
+            fh.write(good + "\n")
+        damage = []
+        assert set(judge.read_records(path, damage)) == {"ch5-ex-a"} and damage == []
+        for text, said in (("x" * (9 << 20), "more than 8 MiB"),
+                           (good + "\nnot json\n[1, 2]\n", "2 line(s) of it are no record")):
+            with open(path, "w") as fh:
+                fh.write(text)
+            damage = []
+            judge.read_records(path, damage)
+            assert any(said in d for d in damage), damage
+        os.remove(path)
+        damage = []
+        assert judge.read_records(path, damage) == {} and damage == []     # no answers at all
+        os.mkfifo(path)
+        judge.read_records(path, damage)
+        assert damage == ["it is not a regular file"]
+
+
+def test_a_file_larger_than_a_notebook_may_be_is_not_collected(tmp_path, monkeypatch):
+    """A 200 MB notebook added 13 minutes to a class's run (issue 36, the
+    fourth instructor's failure 3): a file larger than MAX_NOTEBOOK_BYTES,
+    plain or unpacked from an archive, is not collected, said in SKIPPED,
+    and its uploader flagged."""
+    import zipfile
+
+    monkeypatch.setattr(nbgrader_plugins, "MAX_NOTEBOOK_BYTES", 1000)
+    subs, out = tmp_path / "subs", tmp_path / "extracted"
+    for sid, text in (("s001", "x" * 2000), ("s002", "{}")):
+        (subs / sid).mkdir(parents=True)
+        (subs / sid / NB).write_text(text)
+    with zipfile.ZipFile(subs / "s003.zip", "w") as zf:
+        zf.writestr(NB, "y" * 3000)
+    roster = "student_id\ns001\ns002\ns003\n"
+    (tmp_path / "roster.csv").write_text(roster)
+    extractor = _extractor()
+    monkeypatch.setattr(extractor, "_roster", lambda: nbgrader_plugins.lms.Roster.read(
+        str(tmp_path / "roster.csv")))
+    notes = []
+    monkeypatch.setattr(nbgrader_plugins, "_append_collect_notes",
+                        lambda app, n: notes.append(n))
+    extractor.extract(str(subs), str(out))
+    assert dict(extractor.skipped) == {"s001/" + NB: nbgrader_plugins._TOO_LARGE}
+    assert not (out / "s001" / NB).exists() and (out / "s003" / NB).exists()
+    monkeypatch.undo()
+    monkeypatch.setattr(nbgrader_plugins, "MAX_NOTEBOOK_BYTES", 1000)
+    (tmp_path / "reports" / "ch05").mkdir(parents=True)
+    (tmp_path / "reports" / "ch05" / "collect.json").write_text(json.dumps(notes[0]))
+    (tmp_path / "release" / "ch05").mkdir(parents=True)
+    import nbformat.v4 as v4
+    nbformat.write(v4.new_notebook(), str(tmp_path / "release" / "ch05" / NB))
+    collect, students = _collect(tmp_path)
+    assert [m["path"] for m in collect["collected"]] == ["s002/" + NB]
+    assert {"s001/" + NB, "s003/" + NB} <= {p for p, _ in collect["skipped"]}
+    for sid in ("s001", "s003"):
+        assert any("larger than" in a for a in students[sid]["attention"]), students

@@ -151,7 +151,8 @@ def test_writing_outside_its_folder_changes_no_file_of_the_grader(aid):
 STOPS = {"exit-process": "kernel died", "kill-parent": "ended abnormally",
          "infinite-loop": "kept running", "memory-bomb": "memory",
          "fork-bomb": ("processes", "memory"), "hang": "kept running",
-         "forge-status": "status file", "negative-count": "invalid execution count"}
+         "forge-status": "status file", "negative-count": "invalid execution count",
+         "overwrite-records": "file of recorded answers"}
 
 
 @pytest.mark.parametrize("aid", CHAPTERS)

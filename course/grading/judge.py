@@ -64,30 +64,49 @@ def probes_file(labels):
                        if CHECKS[label]["kind"] == "function"})
 
 
-def read_records(path):
+def read_records(path, damage=None):
     """The last record of each label in ``path`` (a file the sandbox wrote).
 
     The file is untrusted: it is opened without following a symlink, must be a
-    regular file of at most 8 MiB, and a malformed line is skipped.
+    regular file of at most 8 MiB, and a malformed line is skipped.  What was
+    wrong with it (a file that is not a regular one, more than 8 MiB, lines
+    that are no record) is appended to the list ``damage`` when given: the
+    hidden tests only ever write whole records, so damage means the notebook
+    wrote to the file itself, and its marks must not pass unseen.
     """
+    damage = [] if damage is None else damage
     try:
         # no symlink followed; a FIFO must not block the grader
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        damage.append(f"it cannot be opened ({err.strerror or err})")
         return {}
     with os.fdopen(fd, "rb") as fh:
         st = os.fstat(fh.fileno())
         if not stat.S_ISREG(st.st_mode):
+            damage.append("it is not a regular file")
             return {}
-        data = fh.read(MAX_RECORDS_BYTES)
-    out = {}
+        data = fh.read(MAX_RECORDS_BYTES + 1)
+    if len(data) > MAX_RECORDS_BYTES:
+        damage.append(f"it holds more than {MAX_RECORDS_BYTES >> 20} MiB; the rest was not read")
+        data = data[:MAX_RECORDS_BYTES]
+    out, bad = {}, 0
     for line in data.decode("utf-8", "replace").splitlines():
+        if not line.strip():
+            continue
         try:
             entry = json.loads(line)
         except ValueError:
+            bad += 1
             continue
         if isinstance(entry, dict) and isinstance(entry.get("label"), str):
             out[entry["label"]] = entry
+        else:
+            bad += 1
+    if bad:
+        damage.append(f"{bad} line(s) of it are no record")
     return out
 
 

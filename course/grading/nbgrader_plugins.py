@@ -58,6 +58,10 @@ except ImportError:                      # or as a script's neighbour
 from aukbook.checks import CHECKS
 
 MAX_NOTEBOOK_BYTES = 64 << 20
+# a submitted file larger than a notebook may be is not collected: reading,
+# sanitizing and rendering it would hold up the class (a 200 MB notebook
+# added 13 minutes to a run)
+_TOO_LARGE = f"larger than {MAX_NOTEBOOK_BYTES >> 20} MiB, more than a notebook may be: not collected"
 SAFE_MIME = ("text/plain", "image/png", "image/jpeg")
 ATTENTION = "needs attention"
 
@@ -400,11 +404,14 @@ def _run_notebook(nb, name, folder, labels, limits, slot, job_root):
     outcome = sandbox.run(sandbox.Job(inbox, outbox, name + ".ipynb"), limits,
                           slot=slot, log_path=os.path.join(job_root, "log"))
     data = _read_untrusted(os.path.join(outbox, "executed.ipynb"), MAX_NOTEBOOK_BYTES)
-    records = judge.read_records(os.path.join(outbox, "records.jsonl"))
+    damage = []
+    records = judge.read_records(os.path.join(outbox, "records.jsonl"), damage)
     runner, problem = _runner_status(_read_untrusted(os.path.join(outbox, "status.json"),
                                                      1 << 16))
     if problem and problem != "no status file":
         runner["problem"] = problem
+    if damage:
+        runner["records_damage"] = damage
     return outcome, data, runner, records
 
 
@@ -560,6 +567,11 @@ class SandboxedExecute(NbGraderPreprocessor):
             report["attention"].append(
                 f"the run's status file was not as the grader's runner writes it "
                 f"({runner['problem']}: written by the notebook?); it was ignored")
+        if runner.get("records_damage"):
+            report["attention"].append(
+                "the file of recorded answers was not as the hidden tests write it ("
+                + "; ".join(runner["records_damage"]) + ": written by the notebook?); "
+                "answers missing from it got no marks")
         if executed is None:
             report["attention"].append("no executed notebook came back from the sandbox")
 
@@ -811,6 +823,9 @@ class SafeExtractor(ExtractorPlugin):
                         self.skipped.append((shown, "not a regular file"))
                         continue
                     if not _is_archive(name):
+                        if os.lstat(path).st_size > MAX_NOTEBOOK_BYTES:
+                            self.skipped.append((shown, _TOO_LARGE))
+                            continue
                         os.makedirs(target_dir, exist_ok=True)
                         shutil.copyfile(path, os.path.join(target_dir, name),
                                         follow_symlinks=False)
@@ -1027,12 +1042,46 @@ class LmsCollector(FileNameCollectorPlugin):
                         m.student_id, m.notebook = who, found
                         m.how = m.how.split(":")[0] + f" (renamed notebook, recognised as {found})"
                 matches.append(m)
+        # a file unpacked from an archive that is larger than a notebook may be
+        large = [m for m in matches if os.path.getsize(os.path.join(root, m.path))
+                 > MAX_NOTEBOOK_BYTES]
+        if large:
+            matches = [m for m in matches if m not in large]
+            _append_collect_notes(app, {"skipped": [(m.path, _TOO_LARGE) for m in large]})
         best, superseded = lms.choose(matches)
+        attention = {}
+        # a file credited by a name alone, from an LMS account (a roster row
+        # without lms_id: anyone of that name may have sent it) never
+        # replaces a file collected for that student by an earlier run unless
+        # it came from the same LMS account as that one; it is flagged when
+        # the roster gives LMS ids for others (a roster of names only matches
+        # every student so, as the instructor chose: course/grading/README.md)
+        earlier = stored.read(_students_notes_path(app.coursedir.root,
+                                                   app.coursedir.assignment_id))
+        held = []
+        with_ids = any(st.lms_ids for st in roster.students.values())
+        for key, m in list(best.items()):
+            if not (m.lms_id and m.by_name):
+                continue
+            before = earlier.get(m.student_id) or {}
+            if before.get("files") and m.lms_id not in (before.get("lms_ids") or []):
+                del best[key]
+                held.append(m)
+                attention.setdefault(m.student_id, []).append(
+                    f"{m.path} came from LMS account {m.lms_id}, matched to them by name "
+                    "alone, but their file collected earlier did not: not collected, the "
+                    "earlier file kept; check whose it is (give the roster their lms_id "
+                    "to have it graded)")
+            elif with_ids:    # a roster of LMS ids that lacks theirs: say so each time
+                attention.setdefault(m.student_id, []).append(
+                    f"{m.path} came from LMS account {m.lms_id}, matched to them by name "
+                    "alone (the roster has no lms_id for them): check that it is theirs, "
+                    "and give the roster their lms_id")
+        superseded += held
         self._chosen = {os.path.join(root, m.path): m for m in best.values()}
         claims = [m for m in matches if m.claims]
         unmatched = [m for m in matches if m.student_id is None and m.claims is None and not (
             m.path.endswith(".txt") and "_attempt_" in m.path)]
-        attention = {}
         for m in claims:
             where = (f"their file {m.path}" if m.upload == m.path else
                      f"their upload {m.upload} holds {m.path[len(m.upload) + 1:]}, which")
@@ -1139,8 +1188,13 @@ class LmsCollector(FileNameCollectorPlugin):
         touched = {m.student_id for m in best.values()} | set(attention)
         for sid in touched:
             mine = [m for m in best.values() if m.student_id == sid]
+            before = students.get(sid) or {}
+            if not mine and before.get("files"):     # nothing new: what was collected stays
+                students[sid] = dict(before, attention=attention.get(sid, []))
+                continue
             students[sid] = {"late": any(m.late for m in mine),
                              "files": sorted(m.path for m in mine),
+                             "lms_ids": sorted({m.lms_id for m in mine if m.lms_id}),
                              "canvas_id": next((m.canvas_id for m in mine if m.canvas_id),
                                                None),
                              "attention": attention.get(sid, [])}
