@@ -1101,10 +1101,11 @@ class LmsCollector(FileNameCollectorPlugin):
         # ids): one of them may be an impostor's; the newer was taken, flagged
         two = lms.two_accounts(best, superseded)
         for sid, ids in sorted(two.items()):
+            chosen = [m.path for m in best.values() if m.student_id == sid]
             attention.setdefault(sid, []).append(
                 f"files from {len(ids)} LMS accounts ({', '.join(ids)}) match them by name; "
-                "the newest was graded: check that it is theirs, and give the roster their "
-                "lms_id")
+                f"graded: {', '.join(chosen) or 'none'}: check that it is theirs, and give "
+                "the roster their lms_id")
         # files by more than one route, one of them a name alone (a plain
         # folder s017/ and a Moodle account of the same full name): the one
         # that came by their id was graded, flagged
