@@ -1005,16 +1005,7 @@ def _plan(tmp_path, roster, files, notes=None):
     if notes:
         (tmp_path / "reports" / "ch05").mkdir(parents=True)
         (tmp_path / "reports" / "ch05" / "collect.json").write_text(json.dumps(notes))
-    app = _App(tmp_path)
-
-    class Collector(nbgrader_plugins.LmsCollector):
-        parent = property(lambda self: getattr(self, "app", None))
-
-    collector = Collector(roster=str(tmp_path / "roster.csv"))
-    collector.app = app
-    collector._plan()
-    read = lambda name: json.loads((tmp_path / "reports" / "ch05" / name).read_text())  # noqa
-    return read("collect.json"), read("collect-students.json")
+    return _collect(tmp_path)
 
 
 def test_collection_flags_the_students_its_failures_touch(tmp_path):
