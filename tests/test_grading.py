@@ -1494,6 +1494,11 @@ def test_a_records_file_the_notebook_wrote_over_is_flagged():
         os.mkfifo(path)
         judge.read_records(path, damage)
         assert damage == ["it is not a regular file"]
+        os.remove(path)
+        os.mkdir(path)                  # a folder in its place: said, never a crash
+        damage = []
+        assert judge.read_records(path, damage) == {}
+        assert damage == ["it is not a regular file"]
 
 
 def test_a_file_larger_than_a_notebook_may_be_is_not_collected(tmp_path, monkeypatch):

@@ -83,12 +83,19 @@ def read_records(path, damage=None):
     except OSError as err:
         damage.append(f"it cannot be opened ({err.strerror or err})")
         return {}
-    with os.fdopen(fd, "rb") as fh:
-        st = os.fstat(fh.fileno())
-        if not stat.S_ISREG(st.st_mode):
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):      # a folder, a FIFO, a device
             damage.append("it is not a regular file")
             return {}
-        data = fh.read(MAX_RECORDS_BYTES + 1)
+        with os.fdopen(fd, "rb") as fh:
+            fd = None
+            data = fh.read(MAX_RECORDS_BYTES + 1)
+    except OSError as err:
+        damage.append(f"it cannot be read ({err.strerror or err})")
+        return {}
+    finally:
+        if fd is not None:
+            os.close(fd)
     if len(data) > MAX_RECORDS_BYTES:
         damage.append(f"it holds more than {MAX_RECORDS_BYTES >> 20} MiB; the rest was not read")
         data = data[:MAX_RECORDS_BYTES]

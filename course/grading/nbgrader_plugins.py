@@ -567,6 +567,13 @@ class SandboxedExecute(NbGraderPreprocessor):
             report["attention"].append(
                 f"the run's status file was not as the grader's runner writes it "
                 f"({runner['problem']}: written by the notebook?); it was ignored")
+        if (not records and labels and report["sandbox"].get("status") == "finished"
+                and executed is not None and not runner.get("stopped")
+                and not runner.get("records_damage")):
+            # every hidden test writes a record when it runs, even of an
+            # answer left blank: a run to the end with none lost them
+            runner["records_damage"] = ["it is missing or empty although the notebook "
+                                        "ran to its end"]
         if runner.get("records_damage"):
             report["attention"].append(
                 "the file of recorded answers was not as the hidden tests write it ("
