@@ -265,10 +265,7 @@ def record_graded(course, aid, graded, failed=()):
             record[sid] = submitted_hashes(course, aid, sid)
     for sid in failed:
         record.pop(sid, None)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as fh:
-        json.dump(record, fh, indent=1, sort_keys=True)
-    os.replace(path + ".tmp", path)
+    stored.write(path, record, sort_keys=True)
 
 
 def hand_marked(course, aid, students):
@@ -303,10 +300,7 @@ def note_attention(course, aid, sid, reason):
     if reason not in attention:
         attention.append(reason)
     data.update(student=sid, assignment=aid, attention=attention)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path + ".tmp", "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, default=str)
-    os.replace(path + ".tmp", path)
+    stored.write(path, data)
 
 
 def note_collection(course, aid, sid, reason, **lists):
@@ -328,9 +322,7 @@ def note_collection(course, aid, sid, reason, **lists):
             mine = data.setdefault(sid, {}).setdefault("attention", [])
         if reason not in mine:
             mine.append(reason)
-        with open(path + ".tmp", "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, default=str)
-        os.replace(path + ".tmp", path)
+        stored.write(path, data)
 
 
 def set_aside(course, aid, unusable):
@@ -381,12 +373,7 @@ def note_failures(course, aid, failed):
     that grades.csv and the printed report name it (never a silent 0)."""
     for sid, why in failed.items():
         path = os.path.join(course, "reports", aid, f"{sid}.json")
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-            data = data if isinstance(data, dict) else {}
-        except (OSError, ValueError):
-            data = {}
+        data = stored.read(path)
         data.update(student=sid, assignment=aid, failed=True)
         attention = [a for a in data.get("attention", []) if isinstance(a, str)]
         attention.append("nbgrader could not finish grading this submission"
@@ -394,11 +381,7 @@ def note_failures(course, aid, failed):
                          + f"; its marks are not this run's: see reports/{aid}-nbgrader.log"
                          " and grade it again")
         data["attention"] = attention
-        tmp = path + ".tmp"
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, default=str)
-        os.replace(tmp, path)
+        stored.write(path, data)
 
 
 def _n(count, noun):

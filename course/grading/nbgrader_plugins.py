@@ -70,14 +70,6 @@ def report_path(report_dir, assignment, student):
     return os.path.join(report_dir, assignment, f"{student}.json")
 
 
-def _write_report(path, data):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, default=str)
-    os.replace(tmp, path)
-
-
 # Tampering found while sanitizing, handed to the execute step of the same
 # notebook (both run in one nbgrader process, one notebook after the other).
 _TAMPERING = {}
@@ -377,7 +369,7 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
                   "load": round(max(load, machine_load()), 2),
                   "status": outcome.status, "recorded": sorted(records),
                   "measured_at": datetime.datetime.now().isoformat(timespec="seconds")}
-        _write_report(path, result)
+        stored.write(path, result)
         if log is not None and not ok:
             log.warning("the reference solution of %s did not run cleanly in the sandbox "
                         "(%s); the default time limits apply", aid, outcome.status)
@@ -655,7 +647,7 @@ class SandboxedExecute(NbGraderPreprocessor):
                             "the others score 0.")
             nb.cells.insert(0, nbformat.v4.new_markdown_cell("\n".join(note)))
         if self.report_dir:
-            _write_report(report_path(self.report_dir, aid, sid), report)
+            stored.write(report_path(self.report_dir, aid, sid), report)
         flag = f"; {ATTENTION}: {'; '.join(report['attention'])}" if report["attention"] else ""
         self.log.info("[grading] %s %s: %g of %g autograded points (%s, %.1f s)%s", sid, aid,
                       report["points"], report["max_points"],
@@ -1003,7 +995,7 @@ def _append_collect_notes(app, notes):
             old = json.load(fh)
     for k, v in notes.items():
         old[k] = (old.get(k) or []) + list(v) if isinstance(v, list) else v
-    _write_report(path, old)
+    stored.write(path, old)
 
 
 def _notebook_of(path, released_ids):
@@ -1206,7 +1198,7 @@ class LmsCollector(FileNameCollectorPlugin):
                              "canvas_id": next((m.canvas_id for m in mine if m.canvas_id),
                                                None),
                              "attention": attention.get(sid, [])}
-        _write_report(_students_notes_path(app.coursedir.root, app.coursedir.assignment_id),
+        stored.write(_students_notes_path(app.coursedir.root, app.coursedir.assignment_id),
                       students)
         return self._chosen
 

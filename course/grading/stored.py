@@ -2,10 +2,13 @@
 
 They are written by the kit, but a record may be missing, half written by a
 grader that was stopped, or edited by hand; reading one never fails: anything
-but a JSON object reads as an empty one.
+but a JSON object reads as an empty one.  A record is written whole or not
+at all (a temporary file renamed over it), so a stopped grader never leaves
+half of one.
 """
 
 import json
+import os
 
 
 def read(path):
@@ -16,3 +19,11 @@ def read(path):
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
+
+
+def write(path, data, sort_keys=False):
+    """Store ``data`` as the JSON record ``path`` (its folder made if need be)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, default=str, sort_keys=sort_keys)
+    os.replace(path + ".tmp", path)
