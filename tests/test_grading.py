@@ -1096,6 +1096,45 @@ def test_a_new_file_of_a_graded_student_is_graded_again(tmp_path, monkeypatch):
     assert "NOT CHECKED FOR A NEW FILE (1)" in text and "STUDENT=<id>: s003" in text
 
 
+def test_an_interrupt_stops_grading_at_once_and_stops_the_graders(tmp_path, monkeypatch,
+                                                                  capsys):
+    """Ctrl-C while nbgrader autogrades: autograde() stops every grader process
+    it started and raises at once (no second Ctrl-C, nothing left running),
+    and main() says the run is incomplete and exits 130."""
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    import grade
+
+    for sid in ("s001", "s002", "s003", "s004"):
+        (tmp_path / "submitted" / sid / "ch05").mkdir(parents=True)
+    started = []
+
+    def start(course, args, lease=None):      # a grader that would run for a minute
+        proc = subprocess.Popen([sys.executable, "-c", "import time; print('x', flush=True); "
+                                 "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+        started.append(proc)
+        return proc
+
+    monkeypatch.setattr(grade, "_start", start)
+    monkeypatch.setattr(grade.sandbox, "needs_uids", lambda: False)
+    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+    began = time.monotonic()
+    with open(tmp_path / "log", "w") as log, pytest.raises(KeyboardInterrupt):
+        grade.autograde(str(tmp_path), "ch05", False, 2, log)
+    assert time.monotonic() - began < 15
+    assert len(started) == 2 and all(p.poll() is not None for p in started)
+    # main: what an interrupted run tells the instructor
+    monkeypatch.setattr(grade.sandbox, "check", lambda install: "test")
+    monkeypatch.setattr(grade, "copy_submissions", lambda src, dest: [])
+    monkeypatch.setattr(grade, "nbgrader", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+    (tmp_path / "release" / "ch05").mkdir(parents=True)
+    assert grade.main([str(tmp_path), "ch05", str(tmp_path / "none")]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+
 def test_hand_marks_on_a_submission_are_found(tmp_path, monkeypatch):
     """grade.hand_marked: a mark or comment given in the formgrader."""
     from nbgrader.api import Gradebook
@@ -1439,6 +1478,22 @@ def test_a_file_matched_by_name_alone_never_replaces_one_collected_earlier(tmp_p
     reason = " ".join(students["s017"]["attention"])
     assert "LMS account 200001" in reason and "earlier file kept" in reason, reason
     assert "s017" in json.dumps(collect["attention"])
+    # the report says it was held back, not that it is an older copy
+    assert [m["path"] for m in collect["held"]] == [impostor] and collect["superseded"] == []
+    import grade
+    text = grade.report(str(tmp_path), "ch05", grade.lms.Roster.read(str(tmp_path / "roster.csv")),
+                        [], 1.0, [], "test")
+    assert "1 HELD BACK" in text and "HELD BACK (1): matched" in text, text
+    assert f"!! {impostor} (s017, LMS account 200001)" in text, text
+    assert "superseded (an older copy" not in text
+    # STUDENT=s017 with that download: graded again from the file collected
+    # before, which the report says (not "NOT REGRADED")
+    roster_ = grade.lms.Roster.read(str(tmp_path / "roster.csv"))
+    text = grade.report(str(tmp_path), "ch05", roster_, [], 1.0, [], "test", only=["s017"])
+    assert "NOT REGRADED (1): no submission of s017" in text, text
+    (tmp_path / "submitted" / "s017" / "ch05").mkdir(parents=True)
+    text = grade.report(str(tmp_path), "ch05", roster_, [], 1.0, [], "test", only=["s017"])
+    assert "regraded from the file collected before (1)" in text and "NOT REGRADED" not in text
 
 
 def test_a_file_matched_by_name_alone_is_flagged_where_the_roster_has_lms_ids(tmp_path):
@@ -1503,12 +1558,16 @@ def test_a_records_file_the_notebook_wrote_over_is_flagged():
 
 def test_a_file_larger_than_a_notebook_may_be_is_not_collected(tmp_path, monkeypatch):
     """A 200 MB notebook added 13 minutes to a class's run (issue 36, the
-    fourth instructor's failure 3): a file larger than MAX_NOTEBOOK_BYTES,
+    fourth instructor's failure 3): a file larger than MAX_SUBMITTED_BYTES,
     plain or unpacked from an archive, is not collected, said in SKIPPED,
-    and its uploader flagged."""
+    and its uploader flagged.  The bound leaves a notebook collected room for
+    its outputs in the sandbox (a 64 MiB - 4 KiB notebook was collected and
+    then stopped for its output: the fifth instructor's F3)."""
+    assert 4 * nbgrader_plugins.MAX_SUBMITTED_BYTES <= \
+        nbgrader_plugins.sandbox.Limits().out_size <= nbgrader_plugins.MAX_NOTEBOOK_BYTES
     import zipfile
 
-    monkeypatch.setattr(nbgrader_plugins, "MAX_NOTEBOOK_BYTES", 1000)
+    monkeypatch.setattr(nbgrader_plugins, "MAX_SUBMITTED_BYTES", 1000)
     subs, out = tmp_path / "subs", tmp_path / "extracted"
     for sid, text in (("s001", "x" * 2000), ("s002", "{}")):
         (subs / sid).mkdir(parents=True)
@@ -1527,7 +1586,7 @@ def test_a_file_larger_than_a_notebook_may_be_is_not_collected(tmp_path, monkeyp
     assert dict(extractor.skipped) == {"s001/" + NB: nbgrader_plugins._TOO_LARGE}
     assert not (out / "s001" / NB).exists() and (out / "s003" / NB).exists()
     monkeypatch.undo()
-    monkeypatch.setattr(nbgrader_plugins, "MAX_NOTEBOOK_BYTES", 1000)
+    monkeypatch.setattr(nbgrader_plugins, "MAX_SUBMITTED_BYTES", 1000)
     (tmp_path / "reports" / "ch05").mkdir(parents=True)
     (tmp_path / "reports" / "ch05" / "collect.json").write_text(json.dumps(notes[0]))
     (tmp_path / "release" / "ch05").mkdir(parents=True)

@@ -100,13 +100,17 @@ def _relay(proc, log, lock=None, lines=None):
     for line in proc.stdout:
         if lock:
             lock.acquire()
-        log.write(line)
+        try:
+            log.write(line)
+        except ValueError:        # the log was closed: the run was interrupted
+            return proc.wait()
+        finally:
+            if lock:
+                lock.release()
         if lines is not None:
             lines.append(line.rstrip("\n"))
         if "[grading]" in line:
             print("  " + sanitize.printable(line.split("[grading]", 1)[1].strip()), flush=True)
-        if lock:
-            lock.release()
     return proc.wait()
 
 
@@ -151,7 +155,7 @@ def autograde(course, aid, force, jobs, log, only=None, again=()):
         [(group, True) for group in batches(fresh, jobs)]
     lease = sandbox.UidLease(jobs) if sandbox.needs_uids() else None
     lock = threading.Lock()
-    codes, lines = [], []
+    codes, lines, procs = [], [], []
 
     def grader(slot):
         while True:
@@ -167,16 +171,34 @@ def autograde(course, aid, force, jobs, log, only=None, again=()):
                 args.append("--force")
             with lock:
                 log.write(f"\n$ nbgrader {' '.join(args[:3])} ({', '.join(group)})\n")
-            code = _relay(_start(course, args, lease), log, lock, lines)
+            with lock:
+                proc = _start(course, args, lease)
+                procs.append(proc)
+            code = _relay(proc, log, lock, lines)
             with lock:
                 codes.append(code)
 
     try:
-        threads = [threading.Thread(target=grader, args=(slot,)) for slot in range(jobs)]
+        # daemon threads: an interrupt (Ctrl-C) ends the run at once, the
+        # graders' nbgrader processes stopped below, not after a second Ctrl-C
+        threads = [threading.Thread(target=grader, args=(slot,), daemon=True)
+                   for slot in range(jobs)]
         for t in threads:
             t.start()
         for t in threads:
             t.join()
+    except KeyboardInterrupt:
+        with lock:
+            todo.clear()
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.terminate()
+        for proc in procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        raise
     finally:
         if lease is not None:
             lease.release()
@@ -449,7 +471,9 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
              "roster: none (only folders named by student id can be matched; "
              "give ROSTER=roster.csv)",
              f"files: {len(collected)} collected, {len(collect.get('superseded', []))} "
-             f"superseded by a newer copy, {len(collect.get('unmatched', []))} NOT MATCHED, "
+             f"superseded by a newer copy, "
+             + (f"{len(collect['held'])} HELD BACK, " if collect.get("held") else "")
+             + f"{len(collect.get('unmatched', []))} NOT MATCHED, "
              f"{len(skipped) + len(collect.get('skipped', []))} skipped"]
     if collect.get("roster_collisions"):
         lines.append("")
@@ -487,6 +511,14 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
         lines.append("")
         lines.append("superseded (an older copy of the same student's notebook):")
         lines += [f"  - {m['path']} ({m['student_id']})" for m in superseded]
+    held = collect.get("held", [])
+    if held:
+        lines.append("")
+        lines.append(f"HELD BACK ({len(held)}): matched to a student by name alone, from an "
+                     "LMS account their file collected earlier did not come from; not "
+                     "collected, the earlier file kept (the student is flagged)")
+        lines += [f"  !! {m['path']} ({m['student_id']}, LMS account {m.get('lms_id')})"
+                  for m in held]
     if again:
         lines.append("")
         lines.append(f"graded again ({len(again)}): a new file arrived in this download "
@@ -539,10 +571,17 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
         for s, events in sorted(flagged.items()):
             lines += [f"  !! {s}: {e}" for e in events]
     absent = sorted(set(only) - this_run)
+    kept = [s for s in absent if os.path.isdir(os.path.join(course, "submitted", s, aid))]
+    if kept:
+        lines.append("")
+        lines.append(f"regraded from the file collected before ({len(kept)}): no new file of "
+                     + ", ".join(kept) + " was collected from this submissions folder")
+    absent = [s for s in absent if s not in kept]
     if absent:
         lines.append("")
         lines.append(f"NOT REGRADED ({len(absent)}): no submission of "
-                     + ", ".join(absent) + " was collected from the submissions folder")
+                     + ", ".join(absent) + " was collected, from this submissions folder "
+                     "or before")
     graded = set(runs)
     if roster and not only:
         # a submission collected by an earlier run (another download) is still
@@ -736,6 +775,11 @@ def main(argv=None):
                 print(f"  ({step[0]}: {time.monotonic() - began:.0f} s)", flush=True)
                 if rc != 0:
                     failed.append(step[0])
+        except KeyboardInterrupt:
+            print("\nmake grade: interrupted. This run's grades are incomplete and no report "
+                  "was written; run the same make grade again (what was graded is kept, "
+                  "the rest is graded then).", file=sys.stderr, flush=True)
+            return 130
         finally:
             shutil.rmtree(downloaded, ignore_errors=True)
     print()

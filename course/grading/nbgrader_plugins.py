@@ -57,11 +57,16 @@ except ImportError:                      # or as a script's neighbour
 
 from aukbook.checks import CHECKS
 
-MAX_NOTEBOOK_BYTES = 64 << 20
+MAX_NOTEBOOK_BYTES = 64 << 20     # an executed notebook read back from the sandbox
 # a submitted file larger than a notebook may be is not collected: reading,
 # sanitizing and rendering it would hold up the class (a 200 MB notebook
-# added 13 minutes to a run)
-_TOO_LARGE = f"larger than {MAX_NOTEBOOK_BYTES >> 20} MiB, more than a notebook may be: not collected"
+# added 13 minutes to a run).  A quarter of the sandbox's output bound
+# (sandbox.Limits.out_size), so that a notebook collected has room for its
+# outputs when it runs (a 64 MiB - 4 KiB notebook was collected and then
+# stopped for writing more than allowed: the fifth instructor's F3)
+MAX_SUBMITTED_BYTES = 16 << 20
+_TOO_LARGE = (f"larger than {MAX_SUBMITTED_BYTES >> 20} MiB, more than a notebook may be: "
+              "not collected")
 SAFE_MIME = ("text/plain", "image/png", "image/jpeg")
 ATTENTION = "needs attention"
 
@@ -822,7 +827,7 @@ class SafeExtractor(ExtractorPlugin):
                         self.skipped.append((shown, "not a regular file"))
                         continue
                     if not _is_archive(name):
-                        if os.lstat(path).st_size > MAX_NOTEBOOK_BYTES:
+                        if os.lstat(path).st_size > MAX_SUBMITTED_BYTES:
                             self.skipped.append((shown, _TOO_LARGE))
                             continue
                         os.makedirs(target_dir, exist_ok=True)
@@ -1001,7 +1006,7 @@ def _append_collect_notes(app, notes):
 def _notebook_of(path, released_ids):
     """The released notebook a renamed file is, from the grade ids it holds."""
     try:
-        if os.path.getsize(path) > MAX_NOTEBOOK_BYTES:
+        if os.path.getsize(path) > MAX_SUBMITTED_BYTES:
             return None
         with open(path, encoding="utf-8") as fh:
             nb = json.load(fh)
@@ -1043,7 +1048,7 @@ class LmsCollector(FileNameCollectorPlugin):
                 matches.append(m)
         # a file unpacked from an archive that is larger than a notebook may be
         large = [m for m in matches if os.path.getsize(os.path.join(root, m.path))
-                 > MAX_NOTEBOOK_BYTES]
+                 > MAX_SUBMITTED_BYTES]
         if large:
             matches = [m for m in matches if m not in large]
             _append_collect_notes(app, {"skipped": [(m.path, _TOO_LARGE) for m in large]})
@@ -1169,15 +1174,17 @@ class LmsCollector(FileNameCollectorPlugin):
                 (upload, owner), = uploads.items()
                 if owner:
                     attention.setdefault(owner, []).append(
-                        f"{upload} came in {folder!r}, which is no student of the roster: "
-                        "check that it is a bulk download, not the upload of a student "
-                        "missing from the roster")
+                        f"{upload} came in {folder!r}, which is no student of the roster "
+                        "and holds no other upload: if it is the LMS's download of this one "
+                        "submission, nothing is wrong; check that it is not the upload of a "
+                        "student missing from the roster")
         _append_collect_notes(app, {
             "roster": self.roster or "", "roster_students": len(roster.students),
             "roster_collisions": roster.collisions,
             "containers": {k: len(v) for k, v in containers.items()},
             "collected": [vars(m) for m in best.values()],
-            "superseded": [vars(m) for m in superseded],
+            "superseded": [vars(m) for m in superseded if m not in held],
+            "held": [vars(m) for m in held],
             "claims": [vars(m) for m in claims],
             "unmatched": [vars(m) for m in unmatched],
             "attention": attention})
