@@ -741,28 +741,40 @@ class MemoryMeter:
                     continue
                 if st.st_dev == shm_dev and stat.S_ISREG(st.st_mode):
                     objects[(st.st_dev, st.st_ino)] = st.st_blocks * 512
+            chunks, lines = [], 0
             try:
                 with open(f"/proc/{pid}/maps", "rb") as fh:
-                    for line in fh:
-                        entries += 1
-                        if entries > SCAN_BUDGET:
+                    while True:
+                        chunk = fh.read(1 << 20)
+                        if not chunk:
+                            break
+                        lines += chunk.count(b"\n")
+                        if entries + lines > SCAN_BUDGET:
                             self.too_many = True
                             return total + sum(objects.values())
-                        parts = line.split(None, 5)
-                        if len(parts) < 6 or parts[3].decode() != shm_tag:
-                            continue
-                        name = parts[5].strip()
-                        key = ("sysv" if name.startswith(b"/SYSV") else shm_dev,
-                               int(parts[4]))
-                        if key in objects or (key[0] == "sysv" and sysv is not None):
-                            continue
-                        try:
-                            st = os.stat(f"/proc/{pid}/map_files/{parts[0].decode()}")
-                            objects[key] = st.st_blocks * 512
-                        except (OSError, ValueError):
-                            unsized = True
+                        chunks.append(chunk)
             except OSError:
                 pass
+            entries += lines
+            # a mapping of the shared-memory device names it by major:minor; a
+            # kernel's thousand mappings are read ten times a second, so only
+            # the lines that hold that device are looked at one by one
+            tag, maps = b" " + shm_tag.encode() + b" ", b"".join(chunks)
+            for line in maps.splitlines() if tag in maps else ():
+                if tag not in line:
+                    continue
+                parts = line.split(None, 5)
+                if len(parts) < 6 or parts[3].decode() != shm_tag:
+                    continue
+                name = parts[5].strip()
+                key = ("sysv" if name.startswith(b"/SYSV") else shm_dev, int(parts[4]))
+                if key in objects or (key[0] == "sysv" and sysv is not None):
+                    continue
+                try:
+                    st = os.stat(f"/proc/{pid}/map_files/{parts[0].decode()}")
+                    objects[key] = st.st_blocks * 512
+                except (OSError, ValueError):
+                    unsized = True
             if unsized:                 # its mapped shared pages, counted as resident
                 total += shmem
         total += sum(objects.values())
