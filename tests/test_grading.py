@@ -369,6 +369,46 @@ def test_the_table_flags_marks_the_gradebook_did_not_save():
     assert check({"attention": "not a list"}, 0.0) == ["the grading report is damaged"]
 
 
+def test_the_reference_is_timed_again_after_an_hour_or_on_another_machine(tmp_path,
+                                                                          monkeypatch):
+    """grade.py's timing of the reference solution is used again within the
+    hour on the same machine (a STUDENT= regrade right after a class run),
+    and measured again when it is older, was made on another machine, or
+    the source notebook changed."""
+    import types
+
+    import nbformat.v4 as v4
+
+    (tmp_path / "source" / "ch05").mkdir(parents=True)
+    source = tmp_path / "source" / "ch05" / NB
+    nbformat.write(v4.new_notebook(), str(source))
+    runs = []
+
+    def run(*args):
+        runs.append(1)
+        return (types.SimpleNamespace(ok=True, wall=8.0, cpu=5.0, status="finished"),
+                b"", {}, {})
+
+    monkeypatch.setattr(nbgrader_plugins, "_run_notebook", run)
+    timed = lambda: nbgrader_plugins.reference_run(str(tmp_path), "ch05",  # noqa: E731
+                                                    max_age=3600)
+    assert timed()["wall"] == 8.0 and len(runs) == 1
+    assert timed()["wall"] == 8.0 and len(runs) == 1                  # within the hour
+    path = tmp_path / "reports" / "ch05-reference.json"
+    stored = json.loads(path.read_text())
+    for change in ({"measured_ts": stored["measured_ts"] - 3601},     # over an hour old
+                   {"machine": "another, 64 cores"}, {"measured_ts": None}):
+        path.write_text(json.dumps(dict(stored, **change)))
+        before = len(runs)
+        timed()
+        assert len(runs) == before + 1, change
+    nbformat.write(v4.new_notebook(cells=[v4.new_code_cell("1")]), str(source))
+    timed()
+    assert len(runs) == 5                                             # the source changed
+    nbgrader_plugins.reference_run(str(tmp_path), "ch05", again=True)
+    assert len(runs) == 6
+
+
 def test_time_limits_follow_the_reference_solution():
     """A submission may take a multiple of what the reference solution took
     in the same sandbox (never more than the configured ceiling); a limit the
@@ -1196,20 +1236,25 @@ def test_grade_files_per_assignment_and_for_canvas(tmp_path):
     assert [r[-1] for r in canvas[3:]] == ["", "", ""]
 
 
-@pytest.mark.parametrize("n,jobs", [(1, 2), (3, 2), (15, 2), (16, 2), (200, 2), (61, 4), (7, 1)])
+@pytest.mark.parametrize("n,jobs", [(1, 2), (3, 2), (15, 2), (16, 2), (200, 2), (61, 4), (7, 1),
+                                    (16, 8), (60, 8), (9, 2)])
 def test_graders_take_small_batches_so_a_slow_notebook_holds_up_few(n, jobs):
     """make grade's graders take the next batch of students when they finish
     one (grade.batches): every student once, in order, in about four batches
     per grader (so one notebook that runs to its time limit delays at most a
-    batch's worth of classmates on its grader while the others go on)."""
+    batch's worth of classmates on its grader while the others go on), each
+    of at least four students (a batch costs a process start) unless that
+    would leave a grader without a batch."""
     import grade
 
     students = [f"s{i:03d}" for i in range(n)]
     cut = grade.batches(students, jobs)
     assert [s for b in cut for s in b] == students
     assert all(b for b in cut)
-    assert len(cut) == min(n, 4 * jobs) or len(cut) >= 4 * jobs - 1
-    assert max(map(len, cut)) - min(map(len, cut)) <= max(map(len, cut)) // 2 + 1
+    assert len(cut) >= min(n, jobs)                      # no grader left idle
+    assert len(cut) <= 4 * jobs                          # at most four batches a grader
+    assert all(len(b) >= min(4, -(-n // jobs)) for b in cut[:-1])   # a start pays off
+    assert len(cut) >= 4 * jobs - 1 or len(cut[0]) <= 4  # small classes: small batches
 
 
 # --- issue 36: an independent instructor's failures ------------------------------------

@@ -124,10 +124,13 @@ def batches(students, jobs):
     """``students`` cut into batches for ``jobs`` graders that take the next
     batch as soon as they finish one: about four batches a grader, so that a
     notebook that runs to its time limit holds up only its own batch's
-    neighbours while the other graders work through the rest (each batch is
-    one nbgrader process, about 2 s of CPU to start)."""
-    size = max(1, -(-len(students) // (4 * jobs)))
-    return [students[i:i + size] for i in range(0, len(students), size)]
+    neighbours while the other graders work through the rest.  Each batch is
+    one nbgrader process, about 5 s of CPU to start (nbgrader and the
+    reference answers imported) against about 10 s a student, so a batch
+    holds at least four students where every grader still gets one."""
+    n = len(students)
+    size = max(1, -(-n // (4 * jobs)), min(4, -(-n // jobs)))
+    return [students[i:i + size] for i in range(0, n, size)]
 
 
 def autograde(course, aid, force, jobs, log, only=None, again=()):
@@ -788,9 +791,14 @@ def main(argv=None):
     return 1 if failed else 0
 
 
+# the reference solution is timed again when its last timing on this machine
+# is older than this (seconds); the wall-clock limits follow the load anyway
+REFERENCE_MAX_AGE = 3600
+
+
 def time_limits(course, aid):
-    """Time the reference solution in the sandbox (once per version of it) and
-    say what each submission may take."""
+    """Time the reference solution in the sandbox (once per version of it, and
+    again after an hour) and say what each submission may take."""
     root = os.path.dirname(os.path.dirname(HERE))
     for path in (os.path.join(root, "tests"), os.path.join(root, "course")):
         if path not in sys.path:          # the reference answers, as the course's config does
@@ -801,7 +809,7 @@ def time_limits(course, aid):
     try:
         if lease is not None:
             os.environ.update(lease.env())
-        reference = plugins.reference_run(course, aid, again=True)
+        reference = plugins.reference_run(course, aid, max_age=REFERENCE_MAX_AGE)
     except Exception as err:          # the default limits apply; say why
         reference = None
         print(f"  (timing the reference solution failed: {type(err).__name__}: {err})")

@@ -29,6 +29,7 @@ import dataclasses
 import datetime
 import errno
 import json
+import math
 import os
 import re
 import shutil
@@ -328,13 +329,20 @@ def reference_path(report_dir, aid):
     return os.path.join(report_dir, f"{aid}-reference.json")
 
 
-def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
+def _machine():
+    import platform
+    return f"{platform.node()}, {os.cpu_count()} cores"
+
+
+def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False, max_age=None):
     """How long the assignment's reference solution (``source/<aid>``) runs in
     the sandbox: ``{"wall", "cpu", "load", ...}``, kept in
     reports/<aid>-reference.json and measured again when the source notebook
-    changed or ``again`` (``grade.py`` times it at the start of every run, on
-    the machine as it is then), or None when it did not run cleanly (then the
-    default limits apply)."""
+    changed, or ``again``, or the measurement is older than ``max_age``
+    seconds or was made on another machine (``grade.py`` times it at the
+    start of a run unless it was timed on this machine within the hour: the
+    wall-clock limits follow the machine's load at each run anyway), or
+    None when it did not run cleanly (then the default limits apply)."""
     import fcntl
     import hashlib
     report_dir = report_dir or os.path.join(course, "reports")
@@ -352,8 +360,14 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
         try:
             with open(path, encoding="utf-8") as fh:
                 cached = json.load(fh)
+            try:
+                age = time.time() - float(cached.get("measured_ts"))
+            except (TypeError, ValueError):
+                age = math.inf
+            fresh = max_age is None or (cached.get("machine") == _machine()
+                                        and -60 <= age <= max_age)
             if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION \
-                    and not again:
+                    and not again and fresh:
                 return cached if cached.get("ok") else None
         except (OSError, ValueError, AttributeError):
             pass
@@ -373,7 +387,8 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False):
                   "ok": ok, "wall": round(outcome.wall, 2), "cpu": round(outcome.cpu, 2),
                   "load": round(max(load, machine_load()), 2),
                   "status": outcome.status, "recorded": sorted(records),
-                  "measured_at": datetime.datetime.now().isoformat(timespec="seconds")}
+                  "measured_at": datetime.datetime.now().isoformat(timespec="seconds"),
+                  "measured_ts": round(time.time(), 1), "machine": _machine()}
         stored.write(path, result)
         if log is not None and not ok:
             log.warning("the reference solution of %s did not run cleanly in the sandbox "
