@@ -1160,19 +1160,27 @@ def test_an_interrupt_stops_grading_at_once_and_stops_the_graders(tmp_path, monk
 
     monkeypatch.setattr(grade, "_start", start)
     monkeypatch.setattr(grade.sandbox, "needs_uids", lambda: False)
-    threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
-    began = time.monotonic()
-    with open(tmp_path / "log", "w") as log, pytest.raises(KeyboardInterrupt):
-        grade.autograde(str(tmp_path), "ch05", False, 2, log)
-    assert time.monotonic() - began < 15
-    assert len(started) == 2 and all(p.poll() is not None for p in started)
-    # main: what an interrupted run tells the instructor
-    monkeypatch.setattr(grade.sandbox, "check", lambda install: "test")
-    monkeypatch.setattr(grade, "copy_submissions", lambda src, dest: [])
-    monkeypatch.setattr(grade, "nbgrader", lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
-    (tmp_path / "release" / "ch05").mkdir(parents=True)
-    assert grade.main([str(tmp_path), "ch05", str(tmp_path / "none")]) == 130
-    assert "interrupted" in capsys.readouterr().err
+    # Ctrl-C as a terminal delivers it (a pytest-xdist worker ignores SIGINT)
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        began = time.monotonic()
+        with open(tmp_path / "log", "w") as log, pytest.raises(KeyboardInterrupt):
+            grade.autograde(str(tmp_path), "ch05", False, 2, log)
+        assert time.monotonic() - began < 15
+        assert len(started) == 2 and all(p.poll() is not None for p in started)
+        # main: what an interrupted run tells the instructor
+        monkeypatch.setattr(grade.sandbox, "check", lambda install: "test")
+        monkeypatch.setattr(grade, "copy_submissions", lambda src, dest: [])
+        monkeypatch.setattr(grade, "nbgrader",
+                            lambda *a: (_ for _ in ()).throw(KeyboardInterrupt))
+        (tmp_path / "release" / "ch05").mkdir(parents=True)
+        assert grade.main([str(tmp_path), "ch05", str(tmp_path / "none")]) == 130
+        assert "interrupted" in capsys.readouterr().err
+    finally:
+        signal.signal(signal.SIGINT, old)
+        for p in started:
+            p.kill()
 
 
 def test_hand_marks_on_a_submission_are_found(tmp_path, monkeypatch):
