@@ -28,7 +28,7 @@ DASK_BENCH_BIG ?= 0
 # without pyspark in .venv) the script says so and skips.
 SPARK_PYTHON ?=
 
-.PHONY: system book check-book check-student-book test test-course test-lib test-grading test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
+.PHONY: system book check-book check-student-book test test-course test-lib test-notebooks check-html check-editions check-student check-student-install notebooks student bench clean help pdf pdf-instructor pdf-student tex assignments release grade dist
 
 help:
 	@echo "make book        build the HTML book into _build/html"
@@ -118,21 +118,20 @@ pdf-student: $(STAMP) tex
 tex:
 	command -v latexmk >/dev/null 2>&1 || sh builders/install_tex.sh
 
-# Five streams run side by side (make -j5, each target's output printed when
-# it ends): the library tests, the graded class (test-grading, below), nbval,
-# the instructor's HTML edition built and then checked page by page in
-# Chromium, and the student edition built (tests/student_edition.py, into
-# _build/student-html) and then checked.  The streams share what they build:
-# $AUKBOOK_TEST_RUN names this run, so whichever stream needs the student
-# edition (or the graded class) first builds it, under a file lock, and the
-# others reuse it.  Each stream alone leaves a core idle for long stretches
-# (sandboxed notebooks waiting for their time limit, a pytest worker with one
-# long test left, Sphinx's serial writing, a browser waiting for a page to
-# settle); side by side they keep both cores busy, and nothing waits for
-# everything else to end.
+# Four streams run side by side (make -j4, each target's output printed when
+# it ends): the library tests, nbval, the instructor's HTML edition built and
+# then checked page by page in Chromium, and the student edition built
+# (tests/student_edition.py, into _build/student-html) and then checked.  The
+# library tests read the same student edition: $AUKBOOK_TEST_RUN names this
+# run, so whichever stream needs the edition first builds it, under a file
+# lock, and the other reuses it.  Each stream alone leaves a core idle for long
+# stretches (sandboxed notebooks waiting for their time limit, a pytest worker
+# with one long test left, Sphinx's serial writing, a browser waiting for a
+# page to settle); side by side they keep both cores busy, and nothing waits
+# for everything else to end.
 test: system $(STAMP) $(NPM_STAMP)
-	AUKBOOK_TEST_RUN=make-test-$$(date +%s%N) $(MAKE) --no-print-directory -j5 --output-sync=target \
-		test-lib test-grading test-notebooks check-book check-student-book
+	AUKBOOK_TEST_RUN=make-test-$$(date +%s%N) $(MAKE) --no-print-directory -j4 --output-sync=target \
+		test-lib test-notebooks check-book check-student-book
 
 # the instructor's edition built, then every page of it checked in Chromium
 check-book: book system $(NPM_STAMP)
@@ -151,8 +150,8 @@ check-student-book: system $(STAMP) $(NPM_STAMP)
 # each kernel, and the threads spin while they wait for a core (measured: 20
 # CPU-s of the library tests, 15 of nbval).  The stored outputs reproduce on
 # one thread too (chapters 7, 8, 10, 11 and 13 set their own limit in their code).
-test-lib test-grading test-notebooks: export OPENBLAS_NUM_THREADS := 1
-test-lib test-grading test-notebooks: export OMP_NUM_THREADS := 1
+test-lib test-notebooks: export OPENBLAS_NUM_THREADS := 1
+test-lib test-notebooks: export OMP_NUM_THREADS := 1
 
 # The grading tests of every chapter (tests/test_grading_a_class.py grades a
 # class per chapter: correct, blank and hostile submissions, each notebook in
@@ -166,20 +165,10 @@ test-course: $(STAMP)
 		--durations=20 tests/test_grading_a_class.py tests/test_grading_sandbox.py tests/test_grading.py \
 		tests/test_grading_sanitize.py
 
-# The graded class (chapter 1's sample, tests/grading_class.py) and the tests
-# that read it: one pytest process of their own, started with everything
-# else, so that the longest chain of make test (grading the class, then
-# grading it again, a regrade, the formgrader opened in a browser) runs from
-# the first second instead of waiting for a pytest worker to reach it.
-GRADING_TESTS := tests/test_grading_a_class.py tests/test_grading_sanitize.py
-test-grading: $(STAMP) $(NPM_STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider --durations=5 $(GRADING_TESTS)
-
 TEST_WORKERS ?= 3
 test-lib: $(STAMP) $(NPM_STAMP)
 	AUKBOOK_STUDENT_HTML=_build/student-html \
-		$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --durations=15 \
-		$(addprefix --ignore=,$(GRADING_TESTS)) tests auklib bookkit/aukbook
+		$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist worksteal --durations=15 tests auklib bookkit/aukbook
 
 test-notebooks: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n 2 --dist loadfile --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg \
