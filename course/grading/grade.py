@@ -191,11 +191,15 @@ def autograde(course, aid, force, jobs, log, only=None, again=()):
         for t in threads:
             t.join()
     except KeyboardInterrupt:
+        # nbgrader, interrupted as Ctrl-C does, removes the half-written
+        # output of the submission it was on (so a run again grades it);
+        # one that does not end within 30 s is killed
+        import signal
         with lock:
             todo.clear()
             for proc in procs:
                 if proc.poll() is None:
-                    proc.terminate()
+                    proc.send_signal(signal.SIGINT)
         for proc in procs:
             try:
                 proc.wait(timeout=30)
@@ -780,8 +784,9 @@ def main(argv=None):
                     failed.append(step[0])
         except KeyboardInterrupt:
             print("\nmake grade: interrupted. This run's grades are incomplete and no report "
-                  "was written; run the same make grade again (what was graded is kept, "
-                  "the rest is graded then).", file=sys.stderr, flush=True)
+                  "was written; run the same make grade again: the submissions whose grading "
+                  "had finished are kept (its report asks to check them for a newer file), "
+                  "the rest are graded then.", file=sys.stderr, flush=True)
             return 130
         finally:
             shutil.rmtree(downloaded, ignore_errors=True)
