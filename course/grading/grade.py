@@ -31,6 +31,7 @@ import csv
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
@@ -194,7 +195,6 @@ def autograde(course, aid, force, jobs, log, only=None, again=()):
         # nbgrader, interrupted as Ctrl-C does, removes the half-written
         # output of the submission it was on (so a run again grades it);
         # one that does not end within 30 s is killed
-        import signal
         with lock:
             todo.clear()
             for proc in procs:
@@ -449,15 +449,17 @@ def _grade_rows(course, aid):
         return {}
 
 
+def _section(lines, heading, rows):
+    """A section of the report: a blank line, its heading and its rows (none
+    when there are no rows)."""
+    if rows:
+        lines += ["", heading] + list(rows)
+
+
 def report(course, aid, roster, skipped, seconds, failed, backend, only=(), again=(),
            unknown=()):
     folder = os.path.join(course, "reports", aid)
-    collect = {}
-    try:
-        with open(os.path.join(folder, "collect.json"), encoding="utf-8") as fh:
-            collect = json.load(fh)
-    except (OSError, ValueError):
-        pass
+    collect = stored.read(os.path.join(folder, "collect.json"))
     runs = {}
     for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
         if name.endswith(".json") and name != "collect.json":
@@ -494,38 +496,29 @@ def report(course, aid, roster, skipped, seconds, failed, backend, only=(), agai
         lines += summarised([(m["path"], m["how"], m.get("upload")) for m in unmatched],
                             "!!", "files")
     claims = collect.get("claims", [])
-    if claims:
-        lines.append("")
-        lines.append(f"NAMED FOR ANOTHER STUDENT ({len(claims)}): a file inside one student's "
-                     "upload whose name claims another student; not graded, never credited "
-                     "to the student it names, the uploader's row flagged")
-        lines += [f"  !! {m['path']}: uploaded by {m['owner']}, names {m['claims']}"
-                  for m in claims]
+    _section(lines, f"NAMED FOR ANOTHER STUDENT ({len(claims)}): a file inside one student's "
+             "upload whose name claims another student; not graded, never credited to the "
+             "student it names, the uploader's row flagged",
+             [f"  !! {m['path']}: uploaded by {m['owner']}, names {m['claims']}"
+              for m in claims])
     for title, items in (("SKIPPED", skipped + [tuple(x) for x in collect.get("skipped", [])]),):
         if items:
             lines.append("")
             lines.append(f"{title} ({len(items)}):")
             lines += summarised([(p, why, None) for p, why in items], "-", "members")
     quarantined = collect.get("quarantined", [])
-    if quarantined:
-        lines.append("")
-        lines.append(f"SET ASIDE ({len(quarantined)}): notebooks that cannot be repaired "
-                     f"without guessing, moved to {os.path.join(course, 'quarantine', aid)}/ "
-                     "and not graded; their students' rows need attention")
-        lines += [f"  !! {path}: {why}" for path, why in quarantined]
-    superseded = collect.get("superseded", [])
-    if superseded:
-        lines.append("")
-        lines.append("superseded (an older copy of the same student's notebook):")
-        lines += [f"  - {m['path']} ({m['student_id']})" for m in superseded]
+    _section(lines, f"SET ASIDE ({len(quarantined)}): notebooks that cannot be repaired "
+             f"without guessing, moved to {os.path.join(course, 'quarantine', aid)}/ "
+             "and not graded; their students' rows need attention",
+             [f"  !! {path}: {why}" for path, why in quarantined])
+    _section(lines, "superseded (an older copy of the same student's notebook):",
+             [f"  - {m['path']} ({m['student_id']})" for m in collect.get("superseded", [])])
     held = collect.get("held", [])
-    if held:
-        lines.append("")
-        lines.append(f"HELD BACK ({len(held)}): matched to a student by name alone, from an "
-                     "LMS account their file collected earlier did not come from; not "
-                     "collected, the earlier file kept (the student is flagged)")
-        lines += [f"  !! {m['path']} ({m['student_id']}, LMS account {m.get('lms_id')})"
-                  for m in held]
+    _section(lines, f"HELD BACK ({len(held)}): matched to a student by name alone, from an "
+             "LMS account their file collected earlier did not come from; not collected, "
+             "the earlier file kept (the student is flagged)",
+             [f"  !! {m['path']} ({m['student_id']}, LMS account {m.get('lms_id')})"
+              for m in held])
     if again:
         lines.append("")
         lines.append(f"graded again ({len(again)}): a new file arrived in this download "

@@ -357,20 +357,16 @@ def reference_run(course, aid, report_dir=None, slot=0, log=None, again=False, m
     os.makedirs(report_dir, exist_ok=True)
     with open(path + ".lock", "a") as guard:
         fcntl.flock(guard, fcntl.LOCK_EX)       # one process measures, the others wait
+        cached = stored.read(path)
         try:
-            with open(path, encoding="utf-8") as fh:
-                cached = json.load(fh)
-            try:
-                age = time.time() - float(cached.get("measured_ts"))
-            except (TypeError, ValueError):
-                age = math.inf
-            fresh = max_age is None or (cached.get("machine") == _machine()
-                                        and -60 <= age <= max_age)
-            if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION \
-                    and not again and fresh:
-                return cached if cached.get("ok") else None
-        except (OSError, ValueError, AttributeError):
-            pass
+            age = time.time() - float(cached.get("measured_ts"))
+        except (TypeError, ValueError):
+            age = math.inf
+        fresh = max_age is None or (cached.get("machine") == _machine()
+                                    and -60 <= age <= max_age)
+        if cached.get("source") == digest and cached.get("version") == REFERENCE_VERSION \
+                and not again and fresh:
+            return cached if cached.get("ok") else None
         nb = nbformat.read(os.path.join(source, name), as_version=4)
         labels = [c.metadata["nbgrader"]["grade_id"][:-len("-value")] for c in nb.cells
                   if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith("-value")]
@@ -1009,10 +1005,7 @@ def _students_notes_path(course_root, aid):
 
 def _append_collect_notes(app, notes):
     path = _collect_notes_path(app)
-    old = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as fh:
-            old = json.load(fh)
+    old = stored.read(path)
     for k, v in notes.items():
         old[k] = (old.get(k) or []) + list(v) if isinstance(v, list) else v
     stored.write(path, old)
